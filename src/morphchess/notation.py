@@ -1,0 +1,235 @@
+"""Text forms of positions and moves: FEN-like positions and coordinate move text.
+
+Position text is FEN with these generalisations (``docs/notation.md``):
+
+* empty runs may be more than 9 (``10`` on wide boards);
+* the castling field ``KQkq`` names the outermost piece on each side of an
+  unmoved castling king, whatever its type; a file letter names it by file;
+* a piece letter may carry ``*`` (has moved) or ``^`` (has not moved) where
+  the default is wrong.  The default: a piece is unmoved iff it stands on a
+  square where its type starts in one of the variant's setups; castling
+  kings and partners take their state from the castling field;
+* the en-passant field may list several squares, comma separated.
+
+Coordinate move text (spec section 9): ``e2e4``, ``e8e9q`` (promotion),
+``c1c1n`` (transformation); castling is the king's move.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .idiagram import parse_placement
+from .position import Move, Position
+from .tables import code
+from .variant import BLACK, WHITE, Variant, VariantError
+
+__all__ = ["FenError", "MoveError", "to_fen", "from_fen", "move_to_coord", "parse_coord"]
+
+
+class FenError(ValueError):
+    """Position text that cannot be read; the message says which field is wrong."""
+
+
+class MoveError(ValueError):
+    """Move text that is unreadable or names no legal move."""
+
+
+def _start_squares(v: Variant) -> set[tuple[int, int, int]]:
+    return {(sq, ti, c) for placement in v.setups.values() for sq, (ti, c) in placement.items()}
+
+
+def _castle_partners(pos: Position) -> dict:
+    """For each castling king of each colour: {(colour, side): partner square or None}."""
+    t = pos.t
+    F = t.files
+    out = {}
+    for colour in (WHITE, BLACK):
+        for r in pos.royals[colour]:
+            p = pos.board[r]
+            if not (t.castle[p] or t.castle[p | 2]):
+                continue
+            for side in (-1, 1):
+                f, outer = r % F + side, None
+                while 0 <= f < F:
+                    if pos.board[r - r % F + f]:
+                        outer = r - r % F + f
+                    f += side
+                out[(colour, side, r)] = outer
+    return out
+
+
+def _defaults(pos: Position, rights: set) -> dict[int, bool]:
+    """Default moved-state (True = unmoved) of every tracked piece, given castling rights.
+
+    ``rights`` holds partner squares whose castling right is given."""
+    t = pos.t
+    starts = _start_squares(pos.variant)
+    out = {}
+    for sq, p in enumerate(pos.board):
+        if p and t.tracks_virgin[t.type_of[p]]:
+            out[sq] = (sq, t.type_of[p], p & 1) in starts
+    for (colour, _side, r), partner in _castle_partners(pos).items():
+        if partner is not None and pos.board[partner] & 1 == colour:
+            out[partner] = partner in rights
+        out[r] = any(ps in rights for (c, _s, k), ps in _castle_partners(pos).items() if c == colour and k == r)
+    return out
+
+
+def to_fen(pos: Position) -> str:
+    """The position as FEN-like text; :func:`from_fen` reads it back exactly."""
+    t = pos.t
+    F, R = t.files, t.ranks
+    rights = set()
+    field = {WHITE: "", BLACK: ""}
+    for (colour, side, r), partner in sorted(_castle_partners(pos).items(), key=lambda kv: -kv[0][1]):
+        if (partner is not None and pos.board[r] & 2 and pos.board[partner] & 2
+                and pos.board[partner] & 1 == colour):
+            rights.add(partner)
+            letter = "K" if side == 1 else "Q"
+            field[colour] += letter if colour == WHITE else letter.lower()
+    defaults = _defaults(pos, rights)
+    rows = []
+    for r in range(R - 1, -1, -1):
+        row, empty = "", 0
+        for f in range(F):
+            sq = r * F + f
+            p = pos.board[sq]
+            if not p:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += t.letter[p]
+            if sq in defaults and defaults[sq] != bool(p & 2):
+                row += "^" if p & 2 else "*"
+        rows.append(row + (str(empty) if empty else ""))
+    castling = field[WHITE] + field[BLACK] or "-"
+    ep = ",".join(pos.variant.square_name(s) for s in pos.ep[0]) if pos.ep else "-"
+    side = "w" if pos.turn == WHITE else "b"
+    return f"{'/'.join(rows)} {side} {castling} {ep} {pos.halfmove} {pos.fullmove}"
+
+
+def from_fen(variant: Variant, fen: str) -> Position:
+    """Read position text (standard FEN works for chess).  Raises :class:`FenError`."""
+    fields = fen.split()
+    if not fields:
+        raise FenError("empty position text")
+    if len(fields) > 6:
+        raise FenError(f"position text has {len(fields)} fields, at most 6 are expected")
+    fields += ["w", "-", "-", "0", "1"][len(fields) - 1:]
+    board, side, castling, ep, half, full = fields
+    try:
+        placed = parse_placement(board, variant, "board field")
+    except VariantError as e:
+        raise FenError(str(e)) from None
+    if side not in ("w", "b"):
+        raise FenError(f"side to move {side!r}: use w or b")
+    pos = Position.__new__(Position)
+    pos.variant = variant
+    pos.t = t = variant.tables
+    pos.board = [0] * t.size
+    for sq, (ti, colour, _mark) in placed.items():
+        pos.board[sq] = code(ti, colour)
+    pos.turn = WHITE if side == "w" else BLACK
+    pos.ep = None
+    pos._stack = []
+    try:
+        pos.halfmove, pos.fullmove = int(half), int(full)
+    except ValueError:
+        raise FenError(f"move counters {half!r} {full!r} must be whole numbers") from None
+    if pos.halfmove < 0 or pos.fullmove < 1:
+        raise FenError("the halfmove clock must be >= 0 and the move number >= 1")
+    pos.refresh()
+    # castling rights -> partner squares
+    partners = _castle_partners(pos)
+    rights = set()
+    if castling != "-":
+        for ch in castling:
+            colour = WHITE if ch.isupper() else BLACK
+            if ch.upper() in "KQ":
+                side = 1 if ch.upper() == "K" else -1
+                found = [ps for (c, s, _k), ps in partners.items() if c == colour and s == side and ps is not None]
+            elif ch.isalpha() and ord(ch.lower()) - 97 < variant.files:
+                f = ord(ch.lower()) - 97
+                found = [ps for (c, _s, _k), ps in partners.items() if c == colour and ps is not None and ps % t.files == f]
+            else:
+                raise FenError(f"castling field {castling!r}: {ch!r} is not K, Q, k, q or a file letter")
+            if not found:
+                raise FenError(f"castling field {castling!r}: no castling king and partner for {ch!r}")
+            rights.update(found)
+    for sq, virgin in _defaults(pos, rights).items():
+        mark = placed[sq][2]
+        if mark if mark is not None else virgin:
+            pos.board[sq] |= 2
+    for sq, (ti, colour, mark) in placed.items():
+        if mark and not t.tracks_virgin[ti]:
+            raise FenError(f"board field: the moved-state mark on {variant.square_name(sq)} means nothing "
+                           f"for a {variant.type(ti).name}")
+    if ep != "-":
+        try:
+            squares = tuple(variant.square(s) for s in ep.split(","))
+        except ValueError as e:
+            raise FenError(f"en-passant field {ep!r}: {e}") from None
+        # the piece that made the step stands just beyond the farthest skipped square
+        victim = max(squares) + t.files if pos.turn == BLACK else min(squares) - t.files
+        if not 0 <= victim < t.size or not pos.board[victim] or pos.board[victim] & 1 == pos.turn:
+            raise FenError(f"en-passant field {ep!r}: no piece of the side that just moved stands behind it")
+        eph = 0
+        for s in squares:
+            eph ^= t.zob_ep[s]
+        pos.ep = (squares, victim, eph)
+    pos.refresh()
+    them = pos.turn ^ 1
+    if any(pos.attacked(r, pos.turn) for r in pos.royals[them]):
+        raise FenError("impossible position: the side not to move is in check")
+    return pos
+
+
+# -- coordinate move text ------------------------------------------------------
+_COORD = re.compile(r"([a-z])(\d+)-?([a-z])(\d+)([a-z]?)")
+
+
+def is_choice(pos: Position, m: Move) -> bool:
+    """Did the player choose the new type (promotion or transformation)?"""
+    if m[3] is not None and m[3][0] == "t":
+        return True
+    promo = pos.t.promo[pos.board[m[0]]]
+    return bool(promo and promo[m[1]] and m[2] != pos.t.morph_to[pos.board[m[0]]][m[1]])
+
+
+def move_to_coord(pos: Position, m: Move) -> str:
+    """Coordinate text of a move in ``pos`` (before it is made)."""
+    v = pos.variant
+    text = v.square_name(m[0]) + v.square_name(m[1])
+    if is_choice(pos, m):
+        text += pos.t.letter[m[2]].lower()
+    return text
+
+
+def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
+    """The legal move named by coordinate text.  Raises :class:`MoveError`."""
+    m = _COORD.fullmatch(text.strip().lower())
+    if not m:
+        raise MoveError(f"{text!r} is not coordinate move text (e.g. e2e4, e7e8q, c1c1n)")
+    v = pos.variant
+    try:
+        frm, to = v.square(m[1] + m[2]), v.square(m[3] + m[4])
+    except ValueError as e:
+        raise MoveError(f"{text!r}: {e}") from None
+    moves = legal if legal is not None else pos.legal_moves()
+    cands = [mv for mv in moves if mv[0] == frm and mv[1] == to]
+    if not cands:
+        raise MoveError(f"illegal move {text!r}")
+    suffix = m[5]
+    if suffix:
+        chosen = [mv for mv in cands if is_choice(pos, mv) and pos.t.letter[mv[2]].lower() == suffix]
+        if not chosen:
+            raise MoveError(f"illegal move {text!r}: {suffix!r} is not a choice here")
+        return chosen[0]
+    plain = [mv for mv in cands if not is_choice(pos, mv)]
+    if not plain:
+        options = ", ".join(sorted({pos.t.letter[mv[2]].lower() for mv in cands}))
+        raise MoveError(f"move {text!r} needs the new piece's letter, one of: {options}")
+    return plain[0]

@@ -1,0 +1,407 @@
+"""Positions: make/unmake, legal move generation, check, hashing, outcome.
+
+A move is a tuple ``(from, to, new_code, special)``: ``new_code`` is the piece
+the mover is after the move (morphed, promoted or transformed), so undo,
+hashing and notation all see the change.  ``special`` is None for most moves,
+else one of
+
+* ``("d", squares)``: a lame initial step that leaves en-passant squares;
+* ``("x", victim)``: an en-passant capture of the piece on ``victim``;
+* ``("O", partner_from, partner_to, partner_code)``: castling;
+* ``("t",)``: a transformation in place (``from == to``).
+
+The public, python-chess-like :class:`morphchess.board.Board` wraps this class;
+use :class:`Position` directly where speed matters (perft, search).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .tables import TRANSFORM, code
+from .variant import BLACK, WHITE, Variant
+
+__all__ = ["Position", "Outcome"]
+
+Move = tuple
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winner`` is WHITE (0), BLACK (1) or None for a draw."""
+
+    termination: str  # checkmate, stalemate, bare king, fifty moves, repetition, insufficient material
+    winner: int | None
+
+    def result(self) -> str:
+        return "1/2-1/2" if self.winner is None else ("1-0" if self.winner == WHITE else "0-1")
+
+    def __str__(self) -> str:
+        who = "draw" if self.winner is None else ("White wins" if self.winner == WHITE else "Black wins")
+        return f"{who} by {self.termination} ({self.result()})"
+
+
+class Position:
+    """A position of a variant, changed in place by :meth:`make` and :meth:`unmake`."""
+
+    __slots__ = ("variant", "t", "board", "turn", "ep", "halfmove", "fullmove", "hash", "royals", "_stack")
+
+    def __init__(self, variant: Variant, setup: str = "standard") -> None:
+        if setup not in variant.setups:
+            raise ValueError(f"{variant.name} has no setup {setup!r}; it has: {', '.join(variant.setups)}")
+        self.variant = variant
+        self.t = t = variant.tables
+        self.board = [0] * t.size
+        white_setup = variant.setups["standard"]
+        for sq, (ti, colour) in variant.setups[setup].items():
+            if colour == WHITE:  # White always starts from the standard array
+                continue
+            self.board[sq] = code(ti, colour, t.tracks_virgin[ti])
+        for sq, (ti, colour) in white_setup.items():
+            if colour == WHITE:
+                self.board[sq] = code(ti, colour, t.tracks_virgin[ti])
+        self.turn = WHITE
+        self.ep = None  # (squares, victim, hash part) after a double step
+        self.halfmove = 0
+        self.fullmove = 1
+        self._stack: list = []
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute the royal squares and the hash from the board (after editing it directly)."""
+        t = self.t
+        roy = ([], [])
+        h = t.zob_side if self.turn == BLACK else 0
+        for sq, p in enumerate(self.board):
+            if p:
+                h ^= t.zob[p][sq]
+                if t.royal[p]:
+                    roy[p & 1].append(sq)
+        if self.ep:
+            h ^= self.ep[2]
+        self.royals = (tuple(roy[0]), tuple(roy[1]))
+        self.hash = h
+
+    def copy(self) -> "Position":
+        p = Position.__new__(Position)
+        for name in Position.__slots__:
+            setattr(p, name, getattr(self, name))
+        p.board = self.board[:]
+        p._stack = self._stack[:]
+        return p
+
+    # -- attacks -----------------------------------------------------------------
+    def attacked(self, sq: int, by: int) -> bool:
+        """Is ``sq`` attacked by a piece of colour ``by``?"""
+        b = self.board
+        t = self.t
+        for src, codes in t.att_near[by][sq]:
+            if b[src] in codes:
+                return True
+        for ray in t.att_rays[by][sq]:
+            for s, codes in ray:
+                p = b[s]
+                if p:
+                    if p in codes:
+                        return True
+                    break
+        for src, blockers, codes in t.att_lame[by][sq]:
+            if b[src] in codes and not any(b[x] for x in blockers):
+                return True
+        return False
+
+    def in_check(self) -> bool:
+        """Is any royal piece of the side to move attacked?"""
+        them = self.turn ^ 1
+        return any(self.attacked(r, them) for r in self.royals[self.turn])
+
+    def _pinned(self, us: int) -> set:
+        """Own pieces that may shield a royal piece (a superset of the pinned ones)."""
+        b = self.board
+        t = self.t
+        them = us ^ 1
+        out = set()
+        for r in self.royals[us]:
+            for ray in t.att_rays[them][r]:
+                shield = -1
+                for s, codes in ray:
+                    p = b[s]
+                    if p:
+                        if shield >= 0:
+                            if p in codes:
+                                out.add(shield)
+                            break
+                        if (p & 1) != us:
+                            break
+                        shield = s
+            for src, blockers, codes in t.att_lame[them][r]:
+                if b[src] in codes:
+                    out.update(x for x in blockers if b[x])
+        return out
+
+    # -- move generation -------------------------------------------------------
+    def pseudo_moves(self) -> list:
+        """Moves that obey the pieces' rules, ignoring check and castling."""
+        b = self.board
+        us = self.turn
+        t = self.t
+        leaps, slides, specials, morph_to, fixup, transform_to = (
+            t.leaps, t.slides, t.specials, t.morph_to, t.fixup, t.transform_to)
+        ep = self.ep
+        out = []
+        add = out.append
+        for sq, p in enumerate(b):
+            if not p or (p & 1) != us:
+                continue
+            mt = morph_to[p]
+            start = len(out)
+            for to in leaps[p][sq]:
+                q = b[to]
+                if not q or (q & 1) != us:
+                    add((sq, to, mt[to], None))
+            for ray in slides[p][sq]:
+                for to in ray:
+                    q = b[to]
+                    if q:
+                        if (q & 1) != us:
+                            add((sq, to, mt[to], None))
+                        break
+                    add((sq, to, mt[to], None))
+            for to, blockers, can_move, can_capture, can_ep, double in specials[p][sq]:
+                if blockers:
+                    for x in blockers:
+                        if b[x]:
+                            break
+                    else:
+                        blockers = ()
+                    if blockers:
+                        continue
+                q = b[to]
+                if not q:
+                    if can_ep and ep and to in ep[0]:
+                        add((sq, to, mt[to], ("x", ep[1])))
+                    elif can_move:
+                        add((sq, to, mt[to], double))
+                elif can_capture and (q & 1) != us:
+                    add((sq, to, mt[to], None))
+            if fixup[p]:
+                self._fixup(out, start, p)
+            for c in transform_to[p]:
+                add((sq, sq, c, TRANSFORM))
+        return out
+
+    def _fixup(self, out: list, start: int, p: int) -> None:
+        """Drop duplicate targets and expand promotion choices of the moves ``out[start:]``."""
+        promo = self.t.promo[p]
+        seen = set()
+        fixed = []
+        for m in out[start:]:
+            key = (m[1], m[3])
+            if key in seen:
+                continue
+            seen.add(key)
+            choices = promo[m[1]] if promo else None
+            if choices:
+                fixed.extend((m[0], m[1], c, m[3]) for c in choices)
+            else:
+                fixed.append(m)
+        out[start:] = fixed
+
+    def legal_moves(self) -> list:
+        """All legal moves of the side to move."""
+        us = self.turn
+        them = us ^ 1
+        moves = self.pseudo_moves()
+        royals = self.royals[us]
+        if not royals:
+            return moves
+        checked = False
+        for r in royals:
+            if self.attacked(r, them):
+                checked = True
+                break
+        if checked or self.t.royal_morphs:
+            return [m for m in moves if self._safe(m)]
+        risky = self._pinned(us)
+        risky.update(royals)
+        legal = [m for m in moves if (m[0] not in risky and (m[3] is None or m[3][0] != "x")) or self._safe(m)]
+        for r in royals:
+            p = self.board[r]
+            if self.t.castle[p]:
+                self._castlings(r, p, legal)
+        return legal
+
+    def _safe(self, m: Move) -> bool:
+        """Does the move leave every royal piece of the mover unattacked?"""
+        us = self.turn
+        self.make(m)
+        ok = True
+        for r in self.royals[us]:
+            if self.attacked(r, us ^ 1):
+                ok = False
+                break
+        self.unmake()
+        return ok
+
+    def _castlings(self, k: int, king: int, out: list) -> None:
+        b = self.board
+        t = self.t
+        F = t.files
+        us = king & 1
+        rank0, f0 = k - k % F, k % F
+        for steps, side in t.castle[king]:
+            f = f0 + side
+            partner = -1
+            while 0 <= f < F:
+                if b[rank0 + f]:
+                    if partner >= 0:
+                        partner = -1  # the partner must be the outermost piece
+                        break
+                    partner = rank0 + f
+                f += side
+            if partner < 0:
+                continue
+            p = b[partner]
+            if (p & 1) != us or not p & 2 or abs(partner % F - f0) <= steps:
+                continue
+            # first piece from the king: nothing between, so the scan found exactly one piece
+            dest = k + side * steps
+            b[k] = 0
+            passes = True
+            for i in range(1, steps):
+                s = k + side * i
+                b[s] = king
+                hit = self.attacked(s, us ^ 1)
+                b[s] = 0
+                if hit:
+                    passes = False
+                    break
+            b[k] = king
+            if not passes:
+                continue
+            m = (k, dest, t.morph_to[king][dest], ("O", partner, dest - side, p & ~2))
+            if self._safe(m):
+                out.append(m)
+
+    # -- make / unmake ---------------------------------------------------------
+    def make(self, m: Move) -> None:
+        """Play a move (legal or at least pseudo-legal) on this position."""
+        frm, to, new, special = m
+        b = self.board
+        t = self.t
+        z = t.zob
+        piece = b[frm]
+        cap = b[to]
+        us = self.turn
+        ep = self.ep
+        saved = (self.halfmove, self.hash, self.royals)
+        h = self.hash ^ t.zob_side ^ z[piece][frm] ^ z[new][to]
+        if ep:
+            h ^= ep[2]
+            self.ep = None
+        if special is None:
+            b[frm] = 0
+            b[to] = new
+            if cap:
+                h ^= z[cap][to]
+                self.halfmove = 0
+            elif t.resets[piece] or (new >> 2) != (piece >> 2):
+                self.halfmove = 0
+            else:
+                self.halfmove += 1
+        else:
+            kind = special[0]
+            if kind == "t":
+                cap = 0
+                b[frm] = new
+                self.halfmove += 1
+            else:
+                b[frm] = 0
+                b[to] = new
+                if cap:
+                    h ^= z[cap][to]
+                if kind == "d":
+                    eph = 0
+                    for s in special[1]:
+                        eph ^= t.zob_ep[s]
+                    self.ep = (special[1], to, eph)
+                    h ^= eph
+                elif kind == "x":
+                    victim = special[1]
+                    cap = b[victim]
+                    b[victim] = 0
+                    h ^= z[cap][victim]
+                elif kind == "O":
+                    _, pfrom, pto, pnew = special
+                    h ^= z[b[pfrom]][pfrom] ^ z[pnew][pto]
+                    b[pfrom] = 0
+                    b[pto] = pnew
+                if cap or t.resets[piece] or kind == "x" or (new >> 2) != (piece >> 2):
+                    self.halfmove = 0
+                else:
+                    self.halfmove += 1
+        royal = t.royal
+        if royal[piece] or royal[new] or (cap and royal[cap]):
+            self._move_royals(frm, to, piece, new, cap, us)
+        if us == BLACK:
+            self.fullmove += 1
+        self.turn = us ^ 1
+        self.hash = h
+        self._stack.append((m, piece, cap, ep, saved))
+
+    def _move_royals(self, frm: int, to: int, piece: int, new: int, cap: int, us: int) -> None:
+        royal = self.t.royal
+        mine = [s for s in self.royals[us] if s != frm or not royal[piece]]
+        if royal[new]:
+            mine.append(to)
+        theirs = self.royals[us ^ 1]
+        if cap and royal[cap]:  # only in broken positions; keeps the state consistent
+            theirs = tuple(s for s in theirs if s != to)
+        self.royals = (tuple(mine), theirs) if us == WHITE else (theirs, tuple(mine))
+
+    def unmake(self) -> None:
+        """Take back the last move made with :meth:`make`."""
+        m, piece, cap, ep, (half, h, royals) = self._stack.pop()
+        frm, to, _new, special = m
+        b = self.board
+        if special is None:
+            b[to] = cap
+            b[frm] = piece
+        else:
+            kind = special[0]
+            if kind == "x":
+                b[to] = 0
+                b[special[1]] = cap
+            elif kind == "O":
+                b[to] = 0
+                b[special[2]] = 0
+                b[special[1]] = special[3] | 2
+            else:
+                b[to] = cap
+            b[frm] = piece
+        self.turn ^= 1
+        if self.turn == BLACK:
+            self.fullmove -= 1
+        self.ep = ep
+        self.halfmove = half
+        self.hash = h
+        self.royals = royals
+
+    # -- perft -------------------------------------------------------------------
+    def perft(self, depth: int) -> int:
+        """Count the leaf nodes of the legal move tree (every leaf is made and unmade)."""
+        if depth <= 0:
+            return 1
+        n = 0
+        make, unmake = self.make, self.unmake
+        if depth == 1:
+            for m in self.legal_moves():
+                make(m)
+                n += 1
+                unmake()
+            return n
+        for m in self.legal_moves():
+            make(m)
+            n += self.perft(depth - 1)
+            unmake()
+        return n

@@ -1,0 +1,108 @@
+"""Variant: the board, the piece types and every rule a game needs.
+
+A :class:`Variant` is plain data, usually made by :func:`morphchess.idiagram.load`
+from Interactive Diagram text.  Its move tables are compiled on first use
+(:attr:`Variant.tables`, see :mod:`morphchess.tables`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .betza import PieceMoves
+
+__all__ = ["VariantError", "PieceType", "Variant", "WHITE", "BLACK"]
+
+WHITE, BLACK = 0, 1
+
+
+class VariantError(ValueError):
+    """A definition that cannot be used; the message names the item at fault and why."""
+
+
+@dataclass
+class PieceType:
+    """One piece type.  ``index`` counts from 1 in definition order (``maxPromote`` uses it)."""
+
+    index: int
+    name: str
+    letter: str
+    betza: str
+    moves: PieceMoves
+    image: str = ""
+    royal: bool = False
+    # What the type becomes on each square (square index -> type index), from
+    # White's point of view; None: the type never morphs.
+    morph: list[int | None] | None = None
+
+
+@dataclass
+class Variant:
+    """A chess variant: geometry, piece types, setups and end-of-game rules.
+
+    Squares are numbered ``rank * files + file`` from a1 = 0.
+    """
+
+    name: str
+    files: int
+    ranks: int
+    types: list[PieceType]
+    # setup name -> {square: (type index, colour)}; "standard" is the default.
+    setups: dict[str, dict[int, tuple[int, int]]]
+    promo_zone: int = 1
+    promo_choice: list[int] = field(default_factory=list)
+    max_promote: int = 1
+    stalemate_loses: bool = False
+    baring: int | None = None  # None: no bare-king rule; n: types 1..n do not count as material
+    bare_king_immediate: bool = False
+    fifty_moves: int = 50  # 0 switches the rule off
+    repetitions: int = 3  # 0 switches the rule off
+    transforms: list[list[int]] = field(default_factory=list)
+    params: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    text: str = ""
+
+    # -- geometry ---------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return self.files * self.ranks
+
+    def square(self, name: str) -> int:
+        """Square index of a name such as ``e4`` or ``a10``; ValueError if it is not on the board."""
+        name = name.strip().lower()
+        if len(name) < 2 or not name[0].isalpha() or not name[1:].isdigit():
+            raise ValueError(f"{name!r} is not a square name")
+        f, r = ord(name[0]) - 97, int(name[1:]) - 1
+        if not (0 <= f < self.files and 0 <= r < self.ranks):
+            raise ValueError(f"square {name!r} is off the {self.files}x{self.ranks} board")
+        return r * self.files + f
+
+    def square_name(self, sq: int) -> str:
+        return f"{chr(97 + sq % self.files)}{sq // self.files + 1}"
+
+    # -- piece types ------------------------------------------------------
+    def type_by_letter(self, letter: str) -> PieceType:
+        for t in self.types:
+            if t.letter == letter.upper():
+                return t
+        raise KeyError(letter)
+
+    def type(self, index: int) -> PieceType:
+        return self.types[index - 1]
+
+    def promotes(self, t: PieceType) -> bool:
+        return self.promo_zone > 0 and t.index <= self.max_promote and bool(self.promo_choice)
+
+    def is_pawn_like(self, t: PieceType) -> bool:
+        """Types whose moves reset the 50-move count: promoting types and types named '... pawn'."""
+        return self.promotes(t) or (not t.royal and t.name.lower().endswith("pawn"))
+
+    @cached_property
+    def tables(self):
+        """The compiled move tables (see :mod:`morphchess.tables`)."""
+        from .tables import Tables
+        return Tables(self)
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.name} {self.files}x{self.ranks}, {len(self.types)} piece types>"
