@@ -387,6 +387,57 @@ class Position:
         self.hash = h
         self.royals = royals
 
+    # -- end of game -------------------------------------------------------------
+    def material(self, colour: int) -> list[int]:
+        """Squares of the pieces of ``colour`` that count against the bare-king rule."""
+        t = self.t
+        skip = self.variant.baring or 0
+        return [sq for sq, p in enumerate(self.board)
+                if p and (p & 1) == colour and not t.royal[p] and t.type_of[p] > skip]
+
+    def repetitions(self) -> int:
+        """How often the current position has occurred since the position was set up."""
+        n = 1
+        h = self.hash
+        back = min(self.halfmove, len(self._stack))
+        for i in range(2, back + 1, 2):
+            if self._stack[-i][4][1] == h:
+                n += 1
+        return n
+
+    def outcome(self, legal: list | None = None) -> Outcome | None:
+        """The result if the game is over in this position, else None.
+
+        Order: bare king, then checkmate/stalemate, then the draws (fifty moves,
+        repetition, kings only), each switchable in the variant.
+        """
+        v = self.variant
+        us, them = self.turn, self.turn ^ 1
+        if legal is None:
+            legal = self.legal_moves()
+        if v.baring is not None:
+            mine, theirs = self.material(us), self.material(them)
+            if not mine and not theirs:
+                return Outcome("bare king", None)
+            if not theirs:  # the side that just moved is bare: it lost
+                return Outcome("bare king", us)
+            if not mine:
+                if v.bare_king_immediate or len(theirs) > 1 or not any(
+                        m[1] == theirs[0] or (m[3] is not None and m[3][0] == "x" and m[3][1] == theirs[0])
+                        for m in legal):
+                    return Outcome("bare king", them)
+        if not legal:
+            if self.in_check():
+                return Outcome("checkmate", them)
+            return Outcome("stalemate", them if v.stalemate_loses else None)
+        if v.fifty_moves and self.halfmove >= 2 * v.fifty_moves:
+            return Outcome("fifty moves", None)
+        if v.repetitions and self.repetitions() >= v.repetitions:
+            return Outcome("repetition", None)
+        if all(not p or self.t.royal[p] for p in self.board):
+            return Outcome("insufficient material", None)
+        return None
+
     # -- perft -------------------------------------------------------------------
     def perft(self, depth: int) -> int:
         """Count the leaf nodes of the legal move tree (every leaf is made and unmade)."""
