@@ -39,40 +39,36 @@ def _start_squares(v: Variant) -> set[tuple[int, int, int]]:
     return {(sq, ti, c) for placement in v.setups.values() for sq, (ti, c) in placement.items()}
 
 
-def _castle_partners(pos: Position) -> dict:
-    """For each castling king of each colour: {(colour, side): partner square or None}."""
-    t = pos.t
-    F = t.files
+def _castle_partners(pos: Position, kings: list[int]) -> dict:
+    """{(colour, side, king square): partner square or None} for the given castling kings."""
+    F = pos.t.files
     out = {}
-    for colour in (WHITE, BLACK):
-        for r in pos.royals[colour]:
-            p = pos.board[r]
-            if not (t.castle[p] or t.castle[p | 2]):
-                continue
-            for side in (-1, 1):
-                f, outer = r % F + side, None
-                while 0 <= f < F:
-                    if pos.board[r - r % F + f]:
-                        outer = r - r % F + f
-                    f += side
-                out[(colour, side, r)] = outer
+    for r in kings:
+        colour = pos.board[r] & 1
+        for side in (-1, 1):
+            ps = pos.t.partner_of.get((colour, r // F, side))
+            out[(colour, side, r)] = ps if ps is not None and (ps % F - r % F) * side > 0 else None
     return out
 
 
-def _defaults(pos: Position, rights: set) -> dict[int, bool]:
-    """Default moved-state (True = unmoved) of every tracked piece, given castling rights.
+def _defaults(pos: Position, partners: dict, rights: set) -> dict[int, bool]:
+    """Default moved-state (True = unmoved) of every tracked piece.
 
-    ``rights`` holds partner squares whose castling right is given."""
+    Castling kings are unmoved iff they have a right, the partners named in
+    ``partners`` iff their right is in ``rights``; other pieces iff they stand
+    on a start square of their type."""
     t = pos.t
     starts = _start_squares(pos.variant)
     out = {}
     for sq, p in enumerate(pos.board):
         if p and t.tracks_virgin[t.type_of[p]]:
-            out[sq] = (sq, t.type_of[p], p & 1) in starts
-    for (colour, _side, r), partner in _castle_partners(pos).items():
-        if partner is not None and pos.board[partner] & 1 == colour:
-            out[partner] = partner in rights
-        out[r] = any(ps in rights for (c, _s, k), ps in _castle_partners(pos).items() if c == colour and k == r)
+            if t.castle[p | 2]:
+                out[sq] = any(ps in rights for (_c, _s, k), ps in partners.items() if k == sq)
+            else:
+                out[sq] = (sq, t.type_of[p], p & 1) in starts
+    for (colour, _side, _k), ps in partners.items():
+        if ps is not None and pos.board[ps] & 1 == colour and not t.castle[pos.board[ps] | 2]:
+            out[ps] = ps in rights
     return out
 
 
@@ -82,13 +78,14 @@ def to_fen(pos: Position) -> str:
     F, R = t.files, t.ranks
     rights = set()
     field = {WHITE: "", BLACK: ""}
-    for (colour, side, r), partner in sorted(_castle_partners(pos).items(), key=lambda kv: -kv[0][1]):
-        if (partner is not None and pos.board[r] & 2 and pos.board[partner] & 2
-                and pos.board[partner] & 1 == colour):
+    kings = [r for c in (WHITE, BLACK) for r in pos.royals[c] if pos.board[r] & 2 and t.castle[pos.board[r]]]
+    partners = _castle_partners(pos, kings)
+    for (colour, side, r), partner in sorted(partners.items(), key=lambda kv: -kv[0][1]):
+        if partner is not None and pos.board[partner] & 2 and pos.board[partner] & 1 == colour:
             rights.add(partner)
             letter = "K" if side == 1 else "Q"
             field[colour] += letter if colour == WHITE else letter.lower()
-    defaults = _defaults(pos, rights)
+    defaults = _defaults(pos, partners, rights)
     rows = []
     for r in range(R - 1, -1, -1):
         row, empty = "", 0
@@ -143,7 +140,8 @@ def from_fen(variant: Variant, fen: str) -> Position:
         raise FenError("the halfmove clock must be >= 0 and the move number >= 1")
     pos.refresh()
     # castling rights -> partner squares
-    partners = _castle_partners(pos)
+    colours = {WHITE if ch.isupper() else BLACK for ch in castling if castling != "-"}
+    partners = _castle_partners(pos, [r for c in colours for r in pos.royals[c] if t.castle[pos.board[r] | 2]])
     rights = set()
     if castling != "-":
         for ch in castling:
@@ -159,7 +157,7 @@ def from_fen(variant: Variant, fen: str) -> Position:
             if not found:
                 raise FenError(f"castling field {castling!r}: no castling king and partner for {ch!r}")
             rights.update(found)
-    for sq, virgin in _defaults(pos, rights).items():
+    for sq, virgin in _defaults(pos, partners, rights).items():
         mark = placed[sq][2]
         if mark if mark is not None else virgin:
             pos.board[sq] |= 2

@@ -248,23 +248,16 @@ class Position:
         t = self.t
         F = t.files
         us = king & 1
-        rank0, f0 = k - k % F, k % F
+        f0 = k % F
         for steps, side in t.castle[king]:
-            f = f0 + side
-            partner = -1
-            while 0 <= f < F:
-                if b[rank0 + f]:
-                    if partner >= 0:
-                        partner = -1  # the partner must be the outermost piece
-                        break
-                    partner = rank0 + f
-                f += side
-            if partner < 0:
+            partner = t.partner_of.get((us, k // F, side), -1)
+            if partner < 0 or (partner % F - f0) * side <= steps:
                 continue
             p = b[partner]
-            if (p & 1) != us or not p & 2 or abs(partner % F - f0) <= steps:
+            if (p & 1) != us or not p & 2:
                 continue
-            # first piece from the king: nothing between, so the scan found exactly one piece
+            if any(b[s] for s in range(k + side, partner, side)):
+                continue
             dest = k + side * steps
             b[k] = 0
             passes = True

@@ -143,6 +143,7 @@ class Tables:
                 y for ys in (self.promo[c] or ()) if ys for y in ys) | set(self.transform_to[c]))
             for c in range(n) if self.valid[c])
         self.has_ep = has_ep
+        self.partner_of = self._castling_partners(v)
         self._attack_tables(v)
         self._zobrist(v)
 
@@ -173,6 +174,26 @@ class Tables:
                 out.append(choices)
             else:  # deeper in the zone promotion is optional
                 out.append((morphs[sq],) + tuple(x for x in choices if x != morphs[sq]))
+        return out
+
+    @staticmethod
+    def _castling_partners(v: Variant) -> dict:
+        """{(colour, rank, side): square}: where each castling king's partners start.
+
+        A partner square is the outermost occupied square of a castling
+        king's rank on that side, in the variant's setups."""
+        out = {}
+        for placement in v.setups.values():
+            for sq, (ti, colour) in placement.items():
+                if not v.type(ti).moves.castlings:
+                    continue
+                rank = sq // v.files
+                for side in (-1, 1):
+                    f = sq % v.files + side
+                    while 0 <= f < v.files:
+                        if rank * v.files + f in placement and placement[rank * v.files + f][1] == colour:
+                            out[(colour, rank, side)] = rank * v.files + f
+                        f += side
         return out
 
     # -- reversed tables for attack detection ---------------------------------
@@ -245,23 +266,8 @@ class Tables:
         self.zob_side = rnd.getrandbits(64)
         self.zob_ep = [rnd.getrandbits(64) for _ in range(size)]
         # The moved-state is part of the position only where it can matter:
-        # pieces with initial moves or castling, and castling partners on the
-        # squares where partners start.
-        partners = set()
-        for placement in v.setups.values():
-            for sq, (ti, colour) in placement.items():
-                if not v.type(ti).moves.castlings:
-                    continue
-                rank = sq // v.files * v.files
-                for side in (-1, 1):
-                    outer = None
-                    f = sq % v.files + side
-                    while 0 <= f < v.files:
-                        if rank + f in placement:
-                            outer = rank + f
-                        f += side
-                    if outer is not None:
-                        partners.add((outer, placement[outer][1]))
+        # pieces with initial moves or castling, and castling partners.
+        partners = {(sq, colour) for (colour, _r, _s), sq in self.partner_of.items()}
         for t in v.types:
             if not self.tracks_virgin[t.index] or t.moves.castlings or any(s.initial for s in t.moves.steps):
                 continue

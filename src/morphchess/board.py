@@ -1,0 +1,231 @@
+"""The public game API, in the spirit of python-chess: :class:`Board` and :class:`Move`.
+
+A :class:`Board` is a :class:`~morphchess.position.Position` plus the moves
+played on it, so that moves can be taken back and written down (SAN, PGN,
+Game Courier logs).  Use :class:`Position` directly where speed matters.
+
+>>> board = Board("crossroads")
+>>> board.push_san("f3(Z)")
+<Move f2f3>
+>>> board.piece_at("f3")
+'Z'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import san as _san
+from .notation import MoveError, from_fen, is_choice, move_to_coord, parse_coord, to_fen
+from .position import Outcome, Position
+from .variant import Variant, VariantError
+from .variants import load_variant
+
+__all__ = ["Board", "Move", "RecordError"]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One legal move, as seen from the position it was made in.
+
+    ``piece`` and ``new_piece`` are the letters of the mover before and after
+    the move (upper case = White): they differ after a promotion, a
+    transformation or a forced morph.  ``captured`` is the letter of the
+    captured piece or None.  ``raw`` is the engine's move tuple.
+    """
+
+    raw: tuple
+    from_square: int
+    to_square: int
+    piece: str
+    new_piece: str
+    captured: str | None
+    is_choice: bool
+    is_castling: bool
+    is_en_passant: bool
+    is_transformation: bool
+    text: str
+
+    @property
+    def is_capture(self) -> bool:
+        return self.captured is not None
+
+    @property
+    def is_morph(self) -> bool:
+        """A forced change of type (the variant's morph table), not a choice."""
+        return not self.is_choice and self.new_piece != self.piece
+
+    def uci(self) -> str:
+        """Coordinate text: ``e2e4``, ``e8e9q`` (promotion), ``c1c1n`` (transformation)."""
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"<Move {self.text}>"
+
+
+class RecordError(MoveError):
+    """A game record that cannot be replayed to the end.
+
+    ``board`` holds the game up to the move at fault (None if no game could
+    be set up), ``move_number`` names that move (``"12."`` or ``"12..."``)
+    and ``text`` is its text in the record.
+    """
+
+    def __init__(self, message: str, board: "Board | None" = None, move_number: str | None = None,
+                 text: str | None = None) -> None:
+        if move_number is not None:
+            message = f"move {move_number} {text!r}: {message}" if text is not None else f"move {move_number}: {message}"
+        super().__init__(message)
+        self.board = board
+        self.move_number = move_number
+        self.text = text
+
+
+class Board:
+    """A game of a variant: the current position and the moves that led to it.
+
+    ``variant`` is a built-in name, the path of a definition file, or a
+    :class:`~morphchess.variant.Variant`.  ``setup`` names the start array
+    (Polymorph: Black's ``knights``, ``bishops``, ``hybrids``); ``fen`` starts
+    from position text instead (``setup`` is then only recorded).
+    """
+
+    def __init__(self, variant: str | Variant = "chess", fen: str | None = None, setup: str | None = None) -> None:
+        self.variant = variant if isinstance(variant, Variant) else load_variant(variant)
+        self.setup = setup or "standard"
+        if self.setup not in self.variant.setups:
+            raise VariantError(f"{self.variant.name} has no setup {self.setup!r}; "
+                               f"it has: {', '.join(self.variant.setups)}")
+        self.position = from_fen(self.variant, fen) if fen else Position(self.variant, self.setup)
+        self.root_fen = to_fen(self.position)
+        self.move_stack: list[Move] = []
+        self._legal: list[Move] | None = None
+
+    # -- state ------------------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        """The side to move: WHITE (0) or BLACK (1)."""
+        return self.position.turn
+
+    @property
+    def custom_start(self) -> bool:
+        """Did the game start from position text other than the setup's array?"""
+        return self.root_fen != to_fen(Position(self.variant, self.setup))
+
+    def root(self) -> "Board":
+        """A new board at this game's starting position."""
+        return Board(self.variant, fen=self.root_fen if self.custom_start else None, setup=self.setup)
+
+    def fen(self) -> str:
+        """Position text (see ``docs/notation.md``)."""
+        return to_fen(self.position)
+
+    def piece_at(self, square: int | str) -> str | None:
+        """The letter of the piece on a square (index or name), upper case = White; None if empty."""
+        sq = self.variant.square(square) if isinstance(square, str) else square
+        if not 0 <= sq < self.variant.size:
+            raise ValueError(f"square {square!r} is off the board")
+        return self.position.t.letter[self.position.board[sq]] or None
+
+    def copy(self) -> "Board":
+        """An independent copy, move stack included."""
+        b = Board.__new__(Board)
+        b.variant, b.setup, b.root_fen = self.variant, self.setup, self.root_fen
+        b.position = self.position.copy()
+        b.move_stack = self.move_stack[:]
+        b._legal = self._legal
+        return b
+
+    # -- moves ------------------------------------------------------------------
+    def _wrap(self, m: tuple) -> Move:
+        pos = self.position
+        letter = pos.t.letter
+        frm, to, new, special = m
+        kind = special[0] if special else None
+        if kind == "x":
+            captured = pos.board[special[1]]
+        elif kind == "t":
+            captured = 0
+        else:
+            captured = pos.board[to]
+        return Move(raw=m, from_square=frm, to_square=to, piece=letter[pos.board[frm]], new_piece=letter[new],
+                    captured=letter[captured] or None, is_choice=is_choice(pos, m), is_castling=kind == "O",
+                    is_en_passant=kind == "x", is_transformation=kind == "t", text=move_to_coord(pos, m))
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the side to move (a new list each time)."""
+        if self._legal is None:
+            self._legal = [self._wrap(m) for m in self.position.legal_moves()]
+        return list(self._legal)
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.legal_moves
+
+    def push(self, move: Move) -> None:
+        """Play a legal move.  Raises :class:`~morphchess.notation.MoveError` if it is not legal here."""
+        if not isinstance(move, Move):
+            raise TypeError(f"push() takes a Move, not {type(move).__name__}; use push_uci() or push_san() for text")
+        if move not in self.legal_moves:
+            raise MoveError(f"illegal move {move.text!r} in {self.fen()}")
+        self.position.make(move.raw)
+        self.move_stack.append(move)
+        self._legal = None
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        if not self.move_stack:
+            raise IndexError("pop() on a board without moves")
+        self.position.unmake()
+        self._legal = None
+        return self.move_stack.pop()
+
+    def peek(self) -> Move:
+        """The last move played."""
+        return self.move_stack[-1]
+
+    def parse_uci(self, text: str) -> Move:
+        """The legal move named by coordinate text (``e2e4``, ``e8e9q``, ``c1c1n``)."""
+        raw = parse_coord(self.position, text, [m.raw for m in self.legal_moves])
+        return next(m for m in self.legal_moves if m.raw == raw)
+
+    def push_uci(self, text: str) -> Move:
+        move = self.parse_uci(text)
+        self.push(move)
+        return move
+
+    def san(self, move: Move) -> str:
+        """Standard algebraic notation of a legal move (see ``docs/records.md``)."""
+        return _san.write(self, move)
+
+    def parse_san(self, text: str) -> Move:
+        """The legal move named by SAN text; forgiving, never ambiguous."""
+        return _san.parse(self, text)
+
+    def push_san(self, text: str) -> Move:
+        move = self.parse_san(text)
+        self.push(move)
+        return move
+
+    # -- end of game ----------------------------------------------------------------
+    def is_check(self) -> bool:
+        return self.position.in_check()
+
+    def outcome(self) -> Outcome | None:
+        """How the game has ended (checkmate, stalemate, bare king, draws), or None."""
+        return self.position.outcome([m.raw for m in self.legal_moves])
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def is_checkmate(self) -> bool:
+        return not self.legal_moves and self.is_check()
+
+    def is_stalemate(self) -> bool:
+        return not self.legal_moves and not self.is_check()
+
+    def __repr__(self) -> str:
+        return f"Board({self.variant.name!r}, fen={self.fen()!r})"

@@ -1,0 +1,190 @@
+"""Evaluation for any variant: piece values from moves and morph-aware piece-square tables.
+
+Nothing here is tuned per game.  A piece type's value follows from its moves
+(:func:`mobility`): the average number of squares it reaches from a square of
+the board, where every square on the way is occupied with probability
+:data:`DENSITY` (so a rider's far squares count less than a leaper's, and a
+lame leap counts less than a free one), move-only and capture-only moves count
+partly, and initial-only moves hardly at all.  :func:`value_of_mobility` maps
+that count to centipawns; it is fitted once so that orthodox chess gives about
+P 100, N 315, B 355, R 500, Q 940, and every other variant uses the same curve.
+
+Pieces change shape, so a piece on a square is worth more than its type when
+the squares it can reach turn it into something better (a knight on a light
+square of Morphomania becomes an archbishop with any move, a pawn near the
+last rank becomes a queen).  :class:`EvalTables` computes that value by a few
+rounds of looking one move ahead through the morph and promotion tables
+(:data:`LOOKAHEAD` is the weight of what the piece can become), adds a small
+centralisation term from the per-square mobility, and stores the result as a
+signed piece-square table ``pst[code][square]`` (positive for White), so the
+search keeps the evaluation up to date by adding three table entries a move.
+"""
+
+from __future__ import annotations
+
+from ..betza import leap_path
+from ..position import Position
+from ..variant import BLACK, Variant
+
+__all__ = ["piece_values", "mobility", "value_of_mobility", "EvalTables", "eval_tables", "game_phase"]
+
+DENSITY = 0.3          # chance that a square on a piece's way is occupied
+LOOKAHEAD = 0.3        # weight of what a piece can become with its next move
+ROUNDS = 4             # how many moves ahead the morph/promotion value looks
+CENTRE = 5             # centipawns per reachable square above the piece's average
+KING_SHELTER = 12      # middlegame: centipawns a royal piece loses per rank it leaves home
+ROYAL_ORDER_VALUE = 2000  # a royal piece as attacker sorts last in capture ordering
+
+
+def _square_mobility(v: Variant, t) -> list[float]:
+    """Weighted number of squares type ``t`` (as White) reaches from each square."""
+    F, R = v.files, v.ranks
+    free = 1.0 - DENSITY
+    out = []
+    for sq in range(F * R):
+        f0, r0 = sq % F, sq // F
+        m = 0.0
+        for s in t.moves.steps:
+            w = 1.0 if s.move and s.capture else (0.6 if s.move else 0.5)
+            if s.initial:
+                w *= 0.15
+            if s.rng == 1:
+                if 0 <= f0 + s.dx < F and 0 <= r0 + s.dy < R:
+                    m += w * free ** (len(leap_path(s.dx, s.dy)) if s.lame else 0)
+            else:
+                k = 1
+                while 0 <= f0 + k * s.dx < F and 0 <= r0 + k * s.dy < R and (s.rng == 0 or k <= s.rng):
+                    m += w * free ** (k - 1)
+                    k += 1
+        out.append(m)
+    return out
+
+
+def mobility(v: Variant, t) -> float:
+    """Average weighted number of squares a piece of type ``t`` reaches (see module doc)."""
+    per_square = _square_mobility(v, t)
+    return sum(per_square) / len(per_square)
+
+
+def value_of_mobility(m: float) -> int:
+    """Centipawns of a piece with mobility ``m`` (one curve for every variant)."""
+    return round(30 + 48 * m + 1.2 * m * m)
+
+
+def piece_values(variant: Variant) -> dict[str, int]:
+    """Value in centipawns of each piece type, by letter; royal types are worth 0 (they cannot be lost)."""
+    return {t.letter: 0 if t.royal else value_of_mobility(mobility(variant, t)) for t in variant.types}
+
+
+class EvalTables:
+    """Per-code tables the search reads: ``pst`` (signed, White positive), ``value``, ``order_value``,
+    ``counts`` (the piece counts as material for the bare-king rule) and ``pawnlike``.
+
+    ``phase`` is 1.0 with all pieces on the board and 0.0 in a bare endgame; it blends the royal
+    pieces' table from "stay home" to "come to the centre".
+    """
+
+    def __init__(self, variant: Variant, phase: float = 1.0) -> None:
+        t = variant.tables
+        self.variant = variant
+        n, size = t.ncodes, t.size
+        values = piece_values(variant)
+        square_mob = {ty.index: _square_mobility(variant, ty) for ty in variant.types}
+        self.value = [0] * n
+        self.order_value = [0] * n
+        self.counts = [False] * n
+        self.pawnlike = [False] * n
+        skip = variant.baring or 0
+        for c in range(n):
+            if not t.valid[c]:
+                continue
+            ty = variant.type(t.type_of[c])
+            self.value[c] = values[ty.letter]
+            self.order_value[c] = ROYAL_ORDER_VALUE if ty.royal else self.value[c]
+            self.counts[c] = not ty.royal and ty.index > skip
+            self.pawnlike[c] = variant.is_pawn_like(ty)
+        worth = self._lookahead(t, n, size)
+        self.pst = [[0] * size for _ in range(n)]
+        for c in range(n):
+            if not t.valid[c]:
+                continue
+            ty = variant.type(t.type_of[c])
+            colour = c & 1
+            sign = -1 if colour == BLACK else 1
+            mob = square_mob[ty.index]
+            avg = sum(mob) / len(mob)
+            row = self.pst[c]
+            for sq in range(size):
+                # the per-square mobility is White's; mirror the rank for Black
+                r = sq // t.files
+                own_rank = r if colour != BLACK else t.ranks - 1 - r
+                centre = CENTRE * (mob[own_rank * t.files + sq % t.files] - avg)
+                if ty.royal:
+                    score = (1 - phase) * centre - phase * KING_SHELTER * own_rank
+                elif self.pawnlike[c]:
+                    score = worth[c][sq]
+                else:
+                    score = worth[c][sq] + centre
+                row[sq] = sign * round(score)
+
+    def _lookahead(self, t, n: int, size: int) -> list[list[float]]:
+        """Value of each code on each square, counting what it can turn into on the squares it reaches."""
+        base = [float(v) for v in self.value]
+        reach = [None] * n
+        for c in range(n):
+            if not t.valid[c] or t.royal[c]:
+                continue
+            per_sq = []
+            for sq in range(size):
+                targets = set(t.leaps[c][sq])
+                for ray in t.slides[c][sq]:
+                    targets.update(ray)
+                targets.update(spec[0] for spec in t.specials[c][sq])
+                after = []
+                for to in targets:
+                    choices = t.promo[c][to] if t.promo[c] else None
+                    after.append((to, choices or (t.morph_to[c][to],)))
+                per_sq.append(after)
+            reach[c] = per_sq
+        worth = [[base[c]] * size for c in range(n)]
+        for _ in range(ROUNDS):
+            new = [row[:] for row in worth]
+            for c in range(n):
+                if reach[c] is None:
+                    continue
+                for sq in range(size):
+                    outcomes = [max(worth[x][to] for x in codes) for to, codes in reach[c][sq]]
+                    if outcomes:
+                        ahead = 0.5 * (sum(outcomes) / len(outcomes)) + 0.5 * max(outcomes)
+                        new[c][sq] = (1 - LOOKAHEAD) * base[c] + LOOKAHEAD * ahead
+            worth = new
+        return worth
+
+    def evaluate(self, board: list[int]) -> int:
+        """Static score of a board from White's point of view (the search updates it incrementally)."""
+        pst = self.pst
+        return sum(pst[p][sq] for sq, p in enumerate(board) if p)
+
+
+_cache: dict = {}
+
+
+def eval_tables(variant: Variant, phase: float) -> EvalTables:
+    """The (cached) tables of a variant, the phase rounded to tenths."""
+    key = (id(variant), round(phase, 1))
+    hit = _cache.get(key)
+    if hit is None or hit[0] is not variant:
+        hit = _cache[key] = (variant, EvalTables(variant, round(phase, 1)))
+    return hit[1]
+
+
+def game_phase(variant: Variant, board: list[int]) -> float:
+    """1.0 when the non-pawn material on the board is at least that of the start, falling to 0."""
+    t = variant.tables
+    values = piece_values(variant)
+
+    def heavy(b):
+        return sum(values[t.letter[p].upper()] for p in b
+                   if p and not t.royal[p] and not variant.is_pawn_like(variant.type(t.type_of[p])))
+    start = heavy(Position(variant).board)
+    return min(1.0, heavy(board) / start) if start else 0.0

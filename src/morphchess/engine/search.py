@@ -1,0 +1,494 @@
+"""Alpha-beta search for any variant.
+
+Iterative deepening over a principal-variation search with a transposition
+table keyed by the position hash, null-move pruning, late-move reductions,
+futility pruning at the frontier, check extension, and a quiescence search
+over captures (plus, on its first ply, promotions and morphs that gain
+material).  Moves are ordered hash move first, then captures by MVV-LVA, then
+killer moves, then quiet moves by history and by how much the piece-square
+tables gain (which ranks a morph into a stronger piece first).
+
+Mate, stalemate, bare-king, fifty-move and repetition results follow the
+variant's rules (see :meth:`morphchess.position.Position.outcome`); inside
+the tree a position that repeats one seen before is scored as a draw.
+
+The search works on the given :class:`~morphchess.position.Position` with
+make/unmake and leaves it exactly as it was (also when stopped).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..position import Position
+from .evaluate import eval_tables, game_phase
+
+__all__ = ["SearchResult", "search", "level_limits", "MATE"]
+
+MATE = 100_000          # score of a mate on the board; mate in n plies scores MATE - n
+MATE_BOUND = MATE - 1000
+MAX_PLY = 100
+TT_LIMIT = 400_000      # entries before the transposition table is cleared
+EXACT, LOWER, UPPER = 0, 1, 2
+FUTILITY_MARGIN = 150
+QS_GAIN = 150           # a quiet promotion/morph enters the quiescence search if it gains this much
+
+
+@dataclass
+class SearchResult:
+    """What a search found.  ``score`` is in centipawns from the side to move's view; ``mate`` is the
+    number of moves to mate (negative when the side to move is mated), else None."""
+
+    move: tuple | None
+    score: int = 0
+    mate: int | None = None
+    pv: list = field(default_factory=list)
+    depth: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def level_limits(level: int) -> dict:
+    """Search limits of strength level 1 (very weak) to 8 (strongest), as keyword arguments of :func:`search`."""
+    if not 1 <= level <= 8:
+        raise ValueError(f"level {level} is out of range: use 1 to 8")
+    return [{"depth": 1}, {"depth": 2}, {"depth": 3}, {"movetime_ms": 200}, {"movetime_ms": 500},
+            {"movetime_ms": 1000}, {"movetime_ms": 3000}, {"movetime_ms": 10000}][level - 1]
+
+
+def search(pos: Position, depth: int | None = None, movetime_ms: int | None = None, nodes: int | None = None,
+           stop: threading.Event | None = None,
+           on_info: Callable[[SearchResult], None] | None = None) -> SearchResult:
+    """Search ``pos`` and return the best move found.
+
+    Limits: ``depth`` in plies, ``movetime_ms``, ``nodes``; any combination, the first reached ends
+    the search (no limit at all: depth 64, stop it with ``stop``).  ``stop`` is checked every few
+    hundred nodes; when set, the best move of the deepest search so far is returned.  ``on_info``
+    gets a :class:`SearchResult` after every completed depth.
+    """
+    return _Searcher(pos, depth, movetime_ms, nodes, stop, on_info).run()
+
+
+class _Stop(Exception):
+    pass
+
+
+def mate_moves(score: int) -> int | None:
+    """Moves to mate of a search score (negative: being mated), None for an ordinary score."""
+    if score >= MATE_BOUND:
+        return (MATE - score + 1) // 2
+    if score <= -MATE_BOUND:
+        return -((MATE + score + 1) // 2)
+    return None
+
+
+class _Searcher:
+    def __init__(self, pos, depth, movetime_ms, nodes, stop, on_info) -> None:
+        for name, val in (("depth", depth), ("movetime_ms", movetime_ms), ("nodes", nodes)):
+            if val is not None and val < 1:
+                raise ValueError(f"search {name} must be at least 1, not {val}")
+        self.pos = pos
+        self.t = pos.t
+        v = pos.variant
+        self.variant = v
+        self.max_depth = min(depth or 64, MAX_PLY - 10)
+        self.start = time.perf_counter()
+        self.deadline = self.start + movetime_ms / 1000 if movetime_ms else None
+        self.movetime = movetime_ms / 1000 if movetime_ms else None
+        self.node_limit = nodes
+        self.stop = stop
+        self.on_info = on_info
+        self.nodes = 0
+        et = eval_tables(v, game_phase(v, pos.board))
+        self.pst = et.pst
+        self.value = et.value
+        self.order_value = et.order_value
+        self.counts_code = et.counts
+        self.pawnlike = et.pawnlike
+        self.et = et
+        us_count = [0, 0]
+        heavy = [0, 0]
+        for p in pos.board:
+            if p and et.counts[p]:
+                us_count[p & 1] += 1
+                if not et.pawnlike[p]:
+                    heavy[p & 1] += 1
+        self.count = us_count     # pieces that count against the bare-king rule, per colour
+        self.heavy = heavy        # of those, the ones that are not pawns (null-move safety)
+        self.baring = v.baring is not None
+        self.bare_immediate = v.bare_king_immediate
+        self.stalemate_score = -MATE if v.stalemate_loses else 0
+        self.fifty = 2 * v.fifty_moves if v.fifty_moves else 10 ** 9
+        self.repetition = bool(v.repetitions)
+        self.tt: dict = {}
+        self.killers = [[None, None] for _ in range(MAX_PLY + 1)]
+        self.history: dict = {}
+        # hashes of the game so far (positions that can still repeat) and of the search path
+        self.path = [entry[4][1] for entry in pos._stack] + [pos.hash]
+
+    # -- driver --------------------------------------------------------------
+    def run(self) -> SearchResult:
+        pos = self.pos
+        legal = pos.legal_moves()
+        result = SearchResult(move=legal[0] if legal else None)
+        if not legal or pos.outcome(legal) is not None:
+            if not legal:
+                result.score = -MATE if pos.in_check() else self.stalemate_score
+                result.mate = 0 if result.score == -MATE else None
+            result.seconds = time.perf_counter() - self.start
+            return result
+        ev = self.et.evaluate(pos.board)
+        root = [[0, m] for m in self._order(legal, None, 0)]
+        for depth in range(1, self.max_depth + 1):
+            try:
+                score = self._root(root, depth, ev)
+            except _Stop:
+                break
+            finally:
+                result.nodes = self.nodes
+                result.seconds = time.perf_counter() - self.start
+            best = root[0][1]
+            result.move, result.score, result.depth = best, score, depth
+            result.mate = mate_moves(score)
+            result.pv = self._pv(best, depth)
+            if self.on_info:
+                self.on_info(SearchResult(best, score, result.mate, list(result.pv), depth, self.nodes,
+                                          result.seconds))
+            if len(legal) == 1 or (result.mate is not None and result.mate > 0 and 2 * result.mate - 1 <= depth):
+                break
+            if self.movetime and result.seconds > 0.45 * self.movetime:
+                break
+            if self.node_limit and self.nodes >= self.node_limit:
+                break
+        return result
+
+    def _root(self, root: list, depth: int, ev: int) -> int:
+        """One iteration at the root: reorders ``root`` so the best move is first and returns its score."""
+        pos = self.pos
+        alpha, beta = -MATE - 1, MATE + 1
+        best_i = 0
+        for i, entry in enumerate(root):
+            m = entry[1]
+            d_ev, captured = self._make(m)
+            try:
+                if i == 0:
+                    score = -self._node(depth - 1, -beta, -alpha, 1, ev + d_ev, True)
+                else:
+                    score = -self._node(depth - 1, -alpha - 1, -alpha, 1, ev + d_ev, True)
+                    if score > alpha:
+                        score = -self._node(depth - 1, -beta, -alpha, 1, ev + d_ev, True)
+            finally:
+                self._unmake(captured)
+            entry[0] = score
+            if score > alpha:
+                alpha = score
+                best_i = i
+                if i:  # a new best move: move it to the front, keep the others' order
+                    root.insert(0, root.pop(i))
+        del best_i
+        for entry in root[1:]:
+            entry[0] = -MATE - 1
+        self.tt[pos.hash] = (depth, EXACT, alpha, root[0][1])
+        return alpha
+
+    def _pv(self, first, depth: int) -> list:
+        """The principal variation: the best move, then hash moves while they are legal."""
+        pos = self.pos
+        pv = [first]
+        pos.make(first)
+        seen = {pos.hash}
+        while len(pv) < depth + 8:
+            entry = self.tt.get(pos.hash)
+            if not entry or entry[3] is None or entry[3] not in pos.legal_moves():
+                break
+            pv.append(entry[3])
+            pos.make(entry[3])
+            if pos.hash in seen:
+                break
+            seen.add(pos.hash)
+        for _ in pv:
+            pos.unmake()
+        return pv
+
+    # -- make / unmake with incremental evaluation -----------------------------
+    def _make(self, m) -> tuple[int, int]:
+        """Play ``m``; return the change of the White-relative evaluation and the captured code."""
+        b = self.pos.board
+        pst = self.pst
+        frm, to, new, sp = m
+        piece = b[frm]
+        if sp is None:
+            cap = b[to]
+            d = pst[new][to] - pst[piece][frm] - pst[cap][to]
+        else:
+            kind = sp[0]
+            if kind == "t":
+                cap = 0
+                d = pst[new][frm] - pst[piece][frm]
+            elif kind == "x":
+                cap = b[sp[1]]
+                d = pst[new][to] - pst[piece][frm] - pst[cap][sp[1]]
+            elif kind == "O":
+                cap = 0
+                d = pst[new][to] - pst[piece][frm] + pst[sp[3]][sp[2]] - pst[b[sp[1]]][sp[1]]
+            else:
+                cap = b[to]
+                d = pst[new][to] - pst[piece][frm] - pst[cap][to]
+        if cap and self.counts_code[cap]:
+            self.count[cap & 1] -= 1
+            if not self.pawnlike[cap]:
+                self.heavy[cap & 1] -= 1
+        self.pos.make(m)
+        self.path.append(self.pos.hash)
+        return d, cap
+
+    def _unmake(self, cap: int) -> None:
+        self.pos.unmake()
+        self.path.pop()
+        if cap and self.counts_code[cap]:
+            self.count[cap & 1] += 1
+            if not self.pawnlike[cap]:
+                self.heavy[cap & 1] += 1
+
+    def _tick(self) -> None:
+        if self.deadline and time.perf_counter() >= self.deadline:
+            raise _Stop
+        if self.stop is not None and self.stop.is_set():
+            raise _Stop
+        if self.node_limit and self.nodes >= self.node_limit:
+            raise _Stop
+
+    # -- rules at a node ---------------------------------------------------------
+    def _terminal(self, ply: int):
+        """Score of a position decided by the bare-king or draw rules before looking at moves, else None."""
+        pos = self.pos
+        if self.baring:
+            us = pos.turn
+            mine, theirs = self.count[us], self.count[us ^ 1]
+            if not theirs:
+                return 0 if not mine else MATE - ply
+            if not mine and (self.bare_immediate or theirs > 1):
+                return ply - MATE
+        elif not self.count[0] and not self.count[1]:
+            return 0
+        if pos.halfmove >= self.fifty:
+            return 0
+        if self.repetition and pos.halfmove >= 4:
+            path = self.path
+            h = path[-1]
+            stop = max(len(path) - 1 - pos.halfmove, 0)
+            for i in range(len(path) - 5, stop - 1, -2):
+                if path[i] == h:
+                    return 0
+        return None
+
+    # -- the tree ----------------------------------------------------------------
+    def _node(self, depth: int, alpha: int, beta: int, ply: int, ev: int, null_ok: bool) -> int:
+        self.nodes += 1
+        if not self.nodes & 255:
+            self._tick()
+        pos = self.pos
+        done = self._terminal(ply)
+        if done is not None:
+            return done
+        # mate-distance pruning
+        if alpha < ply - MATE:
+            alpha = ply - MATE
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+        in_check = pos.in_check()
+        if in_check and ply < MAX_PLY - 5:
+            depth += 1
+        if depth <= 0:
+            return self._quiesce(alpha, beta, ply, ev, 0)
+        h = pos.hash
+        entry = self.tt.get(h)
+        tt_move = None
+        pv_node = beta - alpha > 1
+        if entry is not None:
+            tt_move = entry[3]
+            if entry[0] >= depth and not pv_node:
+                s = entry[2]
+                if s >= MATE_BOUND:
+                    s -= ply
+                elif s <= -MATE_BOUND:
+                    s += ply
+                flag = entry[1]
+                if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
+                    return s
+        us = pos.turn
+        static = ev if us == 0 else -ev
+        # null move: skip a turn; if that still holds beta the position is good enough
+        if (null_ok and not pv_node and not in_check and depth >= 3 and static >= beta
+                and self.heavy[us] >= 2 and pos.royals[us]):
+            r = 3 if depth >= 6 else 2
+            saved = (pos.ep, pos.hash, pos.halfmove)
+            t = self.t
+            pos.hash ^= t.zob_side ^ (pos.ep[2] if pos.ep else 0)
+            pos.ep = None
+            pos.halfmove = 0
+            pos.turn ^= 1
+            self.path.append(pos.hash)
+            try:
+                score = -self._node(depth - 1 - r, -beta, -beta + 1, ply + 1, ev, False)
+            finally:
+                self.path.pop()
+                pos.turn ^= 1
+                pos.ep, pos.hash, pos.halfmove = saved
+            if score >= beta:
+                return beta if score >= MATE_BOUND else score
+        moves = pos.legal_moves()
+        if not moves:
+            if in_check:
+                return ply - MATE
+            return self.stalemate_score + (ply if self.stalemate_score else 0)
+        moves = self._order(moves, tt_move, ply)
+        futile = (depth == 1 and not in_check and not pv_node and static + FUTILITY_MARGIN <= alpha
+                  and abs(alpha) < MATE_BOUND)
+        best, best_move = -MATE - 1, None
+        orig_alpha = alpha
+        b = pos.board
+        killers = self.killers[ply]
+        for i, m in enumerate(moves):
+            quiet = not b[m[1]] or m[0] == m[1]
+            if quiet and m[3] is not None and m[3][0] == "x":
+                quiet = False
+            if quiet and i and futile and m != killers[0]:
+                continue
+            d_ev, cap = self._make(m)
+            try:
+                if i == 0:
+                    score = -self._node(depth - 1, -beta, -alpha, ply + 1, ev + d_ev, True)
+                else:
+                    reduce = 0
+                    if (quiet and depth >= 3 and i >= 3 and not in_check
+                            and m != killers[0] and m != killers[1]):
+                        reduce = 1 if i < 8 else 2
+                    score = -self._node(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, ev + d_ev, True)
+                    if score > alpha and (reduce or pv_node):
+                        score = -self._node(depth - 1, -beta, -alpha, ply + 1, ev + d_ev, True)
+            finally:
+                self._unmake(cap)
+            if score > best:
+                best, best_move = score, m
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if quiet:
+                            if killers[0] != m:
+                                killers[1] = killers[0]
+                                killers[0] = m
+                            key = (b[m[0]], m[1])
+                            self.history[key] = self.history.get(key, 0) + depth * depth
+                        break
+        if best_move is None:  # every move was futile
+            return alpha
+        stored = best
+        if stored >= MATE_BOUND:
+            stored += ply
+        elif stored <= -MATE_BOUND:
+            stored -= ply
+        flag = LOWER if best >= beta else (EXACT if best > orig_alpha else UPPER)
+        tt = self.tt
+        if len(tt) >= TT_LIMIT:
+            tt.clear()
+        tt[h] = (depth, flag, stored, best_move)
+        return best
+
+    def _quiesce(self, alpha: int, beta: int, ply: int, ev: int, qply: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 255:
+            self._tick()
+        pos = self.pos
+        us = pos.turn
+        if self.baring:
+            mine, theirs = self.count[us], self.count[us ^ 1]
+            if not theirs:
+                return 0 if not mine else MATE - ply
+            if not mine and (self.bare_immediate or theirs > 1):
+                return ply - MATE
+        stand = ev if us == 0 else -ev
+        if stand >= beta or ply >= MAX_PLY:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        b = pos.board
+        pst = self.pst
+        order_value = self.order_value
+        sign = 1 if us == 0 else -1
+        cands = []
+        for m in pos.pseudo_moves():
+            frm, to, new, sp = m
+            cap = b[to]
+            if sp is not None:
+                if sp[0] == "x":
+                    cap = b[sp[1]]
+                elif sp[0] != "d":
+                    continue
+            piece = b[frm]
+            if cap:
+                # gain estimate: what the victim is worth here plus what the mover gains by changing shape
+                gain = sign * (pst[new][to] - pst[piece][frm] - pst[cap][to if sp is None else sp[1]])
+                cands.append((order_value[cap] * 16 - order_value[piece] // 16, gain, m))
+            elif qply == 0:
+                gain = sign * (pst[new][to] - pst[piece][frm])
+                if gain >= QS_GAIN:
+                    cands.append((gain, gain, m))
+        if not cands:
+            return alpha
+        cands.sort(key=lambda c: c[0], reverse=True)
+        them = us ^ 1
+        for _key, gain, m in cands:
+            if stand + gain + FUTILITY_MARGIN < alpha:
+                continue
+            d_ev, cap = self._make(m)
+            try:
+                ok = True
+                for r in pos.royals[us]:
+                    if pos.attacked(r, them):
+                        ok = False
+                        break
+                score = -self._quiesce(-beta, -alpha, ply + 1, ev + d_ev, qply + 1) if ok else None
+            finally:
+                self._unmake(cap)
+            if score is not None and score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+        return alpha
+
+    # -- move ordering -----------------------------------------------------------
+    def _order(self, moves: list, tt_move, ply: int) -> list:
+        b = self.pos.board
+        pst = self.pst
+        order_value = self.order_value
+        killers = self.killers[ply]
+        history = self.history
+        sign = 1 if self.pos.turn == 0 else -1
+        keyed = []
+        for m in moves:
+            frm, to, new, sp = m
+            if m == tt_move:
+                s = 1 << 30
+            else:
+                cap = b[to] if frm != to else 0
+                if sp is not None and sp[0] == "x":
+                    cap = b[sp[1]]
+                piece = b[frm]
+                if cap:
+                    s = (1 << 24) + order_value[cap] * 64 - order_value[piece] // 8
+                elif m == killers[0] or m == killers[1]:
+                    s = 1 << 22
+                else:
+                    gain = sign * (pst[new][to if frm != to else frm] - pst[piece][frm])
+                    s = history.get((piece, to), 0) + gain * 8
+                    if gain >= QS_GAIN:
+                        s += 1 << 23
+            keyed.append((s, m))
+        keyed.sort(key=lambda k: k[0], reverse=True)
+        return [m for _s, m in keyed]

@@ -1,0 +1,132 @@
+"""Standard algebraic notation (SAN) for every variant, morphs and transformations included.
+
+The form (``docs/records.md``): piece ID (none for the pawn ``P``), the
+disambiguation needed (file, else rank, else square), ``x`` for a capture, the
+destination, ``=X`` for a chosen promotion, ``(X)`` for a forced morph, then
+``+`` or ``#``.  Castling is ``O-O`` (towards the last file) or ``O-O-O``;
+a transformation is the piece, its square and ``=X``: ``Bc1=N``.
+
+Reading is forgiving (missing ``x``/``+``/``(X)``, long algebraic ``Ng1f3``
+or ``Ng1-f3``, coordinate text ``e7e8q``, ``0-0``) but never guesses between
+two moves.  Functions take a :class:`morphchess.board.Board`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .notation import MoveError
+
+__all__ = ["write", "parse"]
+
+_SAN = re.compile(r"(?P<piece>[A-Z])?(?P<file>[a-z])??(?P<rank>\d+)??(?P<sep>[x:-])?(?P<to>[a-z]\d+)"
+                  r"(?:=?(?P<choice>[A-Za-z]))?(?:\((?P<morph>[A-Za-z])\))?")
+_CASTLE = re.compile(r"(?P<castle>[O0]-[O0](?P<long>-[O0])?)(?:\((?P<morph>[A-Za-z])\))?")
+_SUFFIX = re.compile(r"(?:[+#]|[!?]+|\s*e\.?p\.?)+$")
+
+
+def _castle_side(board, move) -> str:
+    F = board.variant.files
+    return "O-O" if move.to_square % F > move.from_square % F else "O-O-O"
+
+
+def _disambiguation(board, move, others) -> str:
+    """File, else rank, else square of ``move``'s origin, as needed against ``others``."""
+    if not others:
+        return ""
+    F = board.variant.files
+    name = board.variant.square_name(move.from_square)
+    if all(o.from_square % F != move.from_square % F for o in others):
+        return name[0]
+    if all(o.from_square // F != move.from_square // F for o in others):
+        return name[1:]
+    return name
+
+
+def write(board, move) -> str:
+    """SAN of a legal move of ``board``."""
+    if move not in board.legal_moves:
+        raise MoveError(f"illegal move {move.text!r} in {board.fen()}")
+    v = board.variant
+    letter = move.piece.upper()
+    to = v.square_name(move.to_square)
+    if move.is_transformation:
+        text = f"{letter}{to}={move.new_piece.upper()}"
+    elif move.is_castling and sum(m.is_castling and _castle_side(board, m) == _castle_side(board, move)
+                                  for m in board.legal_moves) == 1:
+        text = _castle_side(board, move)
+    else:
+        others = [m for m in board.legal_moves
+                  if m.to_square == move.to_square and m.from_square != move.from_square
+                  and m.piece.upper() == letter and not m.is_transformation]
+        if letter == "P" and move.is_capture:
+            F = v.files
+            same_file = [o for o in others if o.from_square % F == move.from_square % F]
+            text = v.square_name(move.from_square) if same_file else v.square_name(move.from_square)[0]
+        elif letter == "P":
+            text = _disambiguation(board, move, others)
+        else:
+            text = letter + _disambiguation(board, move, others)
+        text += ("x" if move.is_capture else "") + to
+        if move.is_choice:
+            text += "=" + move.new_piece.upper()
+    if move.is_morph:
+        text += f"({move.new_piece.upper()})"
+    pos = board.position
+    pos.make(move.raw)
+    try:
+        if pos.in_check():
+            text += "#" if not pos.legal_moves() else "+"
+    finally:
+        pos.unmake()
+    return text
+
+
+def parse(board, text: str):
+    """The legal move of ``board`` named by SAN text.  Raises :class:`MoveError`."""
+    core = _SUFFIX.sub("", text.strip())
+    v = board.variant
+    moves = board.legal_moves
+    castle = _CASTLE.fullmatch(core)
+    if castle:
+        side = "O-O-O" if castle["long"] else "O-O"
+        cands = [m for m in moves if m.is_castling and _castle_side(board, m) == side]
+        if castle["morph"]:
+            cands = [m for m in cands if m.new_piece.upper() == castle["morph"].upper()]
+        return _one(cands, text, "no such castling here")
+    g = _SAN.fullmatch(core)
+    if not g:
+        raise MoveError(f"{text!r} is not a move in SAN (e.g. Nf3, exd5, e9=Q, O-O, Bc1=N, f3(Z)) "
+                        f"or coordinate text (e.g. e2e4)")
+    try:
+        to = v.square(g["to"])
+    except ValueError as e:
+        raise MoveError(f"{text!r}: {e}") from None
+    F = v.files
+    file = ord(g["file"]) - 97 if g["file"] else None
+    rank = int(g["rank"]) - 1 if g["rank"] else None
+    piece = g["piece"]
+    if piece is None and (file is None or rank is None):
+        piece = "P"  # a pawn move, unless the whole origin square is given
+    choice = g["choice"].upper() if g["choice"] else None
+    morph = g["morph"].upper() if g["morph"] else None
+    cands = [m for m in moves if m.to_square == to
+             and (piece is None or m.piece.upper() == piece)
+             and (file is None or m.from_square % F == file)
+             and (rank is None or m.from_square // F == rank)
+             and (g["sep"] not in ("x", ":") or m.is_capture)
+             and (m.new_piece.upper() == choice if choice else not m.is_choice)
+             and (morph is None or m.new_piece.upper() == morph)]
+    if not cands and not choice and any(
+            m.is_choice and m.to_square == to and (piece is None or m.piece.upper() == piece) for m in moves):
+        options = sorted({m.new_piece.upper() for m in moves if m.is_choice and m.to_square == to})
+        raise MoveError(f"{text!r}: say what the piece becomes, e.g. ={options[0]} (one of {', '.join(options)})")
+    return _one(cands, text, "illegal move")
+
+
+def _one(cands: list, text: str, why: str):
+    if not cands:
+        raise MoveError(f"{why} {text!r}")
+    if len(cands) > 1:
+        raise MoveError(f"ambiguous move {text!r}: it could be {', '.join(m.text for m in cands)}")
+    return cands[0]

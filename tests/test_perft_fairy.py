@@ -1,0 +1,186 @@
+"""Morph-free 9x9 definitions against Fairy-Stockfish (pyffish), move set by move set.
+
+Each variant is written twice: as Interactive Diagram text for morphchess and as a
+Fairy-Stockfish variant configuration.  At every node of the tree the two move lists
+(coordinate text) must be equal, so a difference names the position and the move.
+Fairy-Stockfish's perft would stop at a bare king; no position here comes near one.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from morphchess import Position, load
+from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
+
+sf = pytest.importorskip("pyffish")
+
+# name -> (ID definition, Fairy-Stockfish section)
+VARIANTS = {
+    # FIDE pawns (double step, en passant), archbishop, chancellor, amazon by promotion, O3.
+    "mcfairy": ("""
+        files=9 ranks=9 promoChoice=NBRACZ
+        pawn:P:ifmnDfmWfceF:pawn:a2-i2
+        knight:N:N:knight:b1,h1
+        bishop:B:B:bishop:c1,g1
+        rook:R:R:rook:a1,i1
+        archbishop:A:BN:cardinal:d1
+        chancellor:C:RN:chancellor:f1
+        amazon:Z:QN:amazon:
+        king:K:KisO3:king:e1
+        """, """
+        customPiece1 = a:BN
+        customPiece2 = c:RN
+        customPiece3 = z:QN
+        startFen = rnbakcbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBAKCBNR w KQkq - 0 1
+        promotionPieceTypes = nbracz
+        doubleStepRank = 2
+        """),
+    # Lame pawns (fWfcnD), nightrider, dragon horse, dragon king, N2, WFDA.
+    "mcriders": ("""
+        files=9 ranks=9 promoChoice=HDNR
+        pawn:P:fWfcnD:pawn:a2-i2
+        nightrider:N:NN:nightrider:b1,h1
+        dragon horse:H:BW:promotedbishop:c1
+        short nightrider:X:N2:x:d1
+        squire:W:WFDA:w:f1
+        dragon king:D:RF:promotedrook:g1
+        rook:R:R:rook:a1,i1
+        king:K:KisO3:king:e1
+        """, """
+        pawn = -
+        knight = -
+        customPiece1 = p:fWfcnD
+        customPiece2 = n:NN
+        customPiece3 = h:BW
+        customPiece4 = x:N2
+        customPiece5 = w:WFDA
+        customPiece6 = d:RF
+        promotionPawnTypes = p
+        promotionPieceTypes = hdnr
+        startFen = rnhxkwdnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNHXKWDNR w KQkq - 0 1
+        """),
+    # Two promoting types (maxPromote=2): Snappy's fWfnD pawn and a shatranj pawn fmWfcF;
+    # FAG and WDH leapers, queen and amazon.  (Fairy-Stockfish has no lame H, so the
+    # speedpawn's fcnH is checked by hand in test_betza.py.)
+    "mcspeed": ("""
+        files=9 ranks=9 promoChoice=QAZ maxPromote=2
+        pawn:P:fWfnD:pawn:a2,c2,e2,g2,i2
+        shatranj pawn:S:fmWfcF:s:b2,d2,f2,h2
+        knight:N:N:knight:b1,h1
+        tripper:T:FAG:t:c1
+        threeleaper:W:WDH:w:g1
+        rook:R:R:rook:a1,i1
+        queen:Q:Q:queen:d1
+        amazon:Z:QN:amazon:f1
+        archbishop:A:BN:cardinal:
+        king:K:KisO3:king:e1
+        """, """
+        pawn = -
+        customPiece1 = p:fWfnD
+        customPiece2 = s:fmWfcF
+        customPiece3 = t:FAG
+        customPiece4 = w:WDH
+        customPiece5 = z:QN
+        customPiece6 = a:BN
+        promotionPawnTypes = ps
+        promotionPieceTypes = qaz
+        startFen = rntqkzwnr/pspspspsp/9/9/9/9/9/PSPSPSPSP/RNTQKZWNR w KQkq - 0 1
+        """),
+}
+
+COMMON = """
+maxRank = 9
+maxFile = 9
+promotionRank = 9
+castlingKingsideFile = h
+castlingQueensideFile = b
+castlingKingFile = e
+"""
+
+
+@pytest.fixture(scope="module")
+def variants():
+    """name -> morphchess Variant, with every Fairy-Stockfish section loaded."""
+    ini = "".join(f"[{name}:chess]{COMMON}{section}\n" for name, (_, section) in VARIANTS.items())
+    sf.load_variant_config("\n".join(line.strip() for line in ini.splitlines()))
+    return {name: load(text, name) for name, (text, _) in VARIANTS.items()}
+
+
+def ours(pos: Position) -> dict:
+    return {move_to_coord(pos, m): m for m in pos.legal_moves()}
+
+
+def theirs(name: str, fen: str, moves: list[str]) -> set:
+    return set(sf.legal_moves(name, fen, moves))
+
+
+def walk(pos: Position, name: str, fen: str, moves: list[str], depth: int) -> int:
+    """Perft that compares both engines' move sets at every node above the leaves."""
+    mine = ours(pos)
+    other = theirs(name, fen, moves)
+    assert set(mine) == other, (
+        f"{name} {fen} after {' '.join(moves) or '(none)'}: only morphchess {sorted(set(mine) - other)}, "
+        f"only Fairy-Stockfish {sorted(other - set(mine))}")
+    if depth == 1:
+        return len(mine)
+    n = 0
+    for text, m in mine.items():
+        pos.make(m)
+        n += walk(pos, name, fen, moves + [text], depth - 1)
+        pos.unmake()
+    return n
+
+
+def test_start_fen_agrees(variants):
+    for name, v in variants.items():
+        assert to_fen(Position(v)) == sf.start_fen(name)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_start_position_depth3(variants, name):
+    pos = Position(variants[name])
+    before = to_fen(pos)
+    n = walk(pos, name, sf.start_fen(name), [], 3)
+    assert n > 10_000
+    assert to_fen(pos) == before  # make/unmake left the position as it was
+
+
+# Hand-made positions: castling through and into attack, promotion with capture, en passant.
+FENS = [
+    ("mcfairy", "r3k3r/pPp3pp1/9/9/9/9/9/1P4Pp1/R3K3R w KQkq - 0 1", 3),
+    ("mcfairy", "r3k3r/9/9/3pP4/9/9/9/9/R3K3R w KQkq d7 0 1", 3),
+    ("mcfairy", "r3k3r/1P7/9/9/4c4/9/9/4A4/R3K3R b KQkq - 0 1", 2),
+    ("mcfairy", "4k4/2P6/9/9/6Pp1/9/9/9/R3K3R b KQ g4 0 1", 3),
+    ("mcriders", "r3k3r/ppP6/9/3N5/9/9/6n2/2p3PPP/R3K3R w KQkq - 0 1", 3),
+    ("mcriders", "r3k3r/9/9/9/4n4/9/9/9/R3K3R w KQkq - 0 1", 2),
+    ("mcspeed", "r3k3r/1sP6/P8/9/9/9/4S4/1p6p/R3K3R w KQkq - 0 1", 3),
+    ("mcspeed", "r3k3r/S1z6/9/9/4Z4/9/9/1s7/R3K3R b KQkq - 0 1", 2),
+]
+
+
+@pytest.mark.parametrize("name,fen,depth", FENS)
+def test_positions(variants, name, fen, depth):
+    walk(from_fen(variants[name], fen), name, fen, [], depth)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_random_games_then_perft(variants, name):
+    """Random games with move sets compared at every ply; perft(2) where each game stops."""
+    v = variants[name]
+    rng = random.Random(name)
+    start = sf.start_fen(name)
+    for _game in range(3):
+        pos, moves = Position(v), []
+        for _ply in range(rng.randrange(12, 40)):
+            mine = ours(pos)
+            assert set(mine) == theirs(name, start, moves), f"{name} after {' '.join(moves)}"
+            if not mine or min(len(pos.material(c)) for c in (0, 1)) < 3:
+                break
+            text = rng.choice(sorted(mine))
+            pos.make(mine[text])
+            moves.append(text)
+        fen = to_fen(pos)
+        walk(from_fen(v, fen), name, sf.get_fen(name, start, moves), [], 2)
