@@ -142,10 +142,13 @@ class _Searcher:
             return result
         ev = self.et.evaluate(pos.board)
         root = [[0, m] for m in self._order(legal, None, 0)]
+        result.move = root[0][1]
         for depth in range(1, self.max_depth + 1):
             try:
                 score = self._root(root, depth, ev)
             except _Stop:
+                if root[0][1] != result.move:  # a better move found in the unfinished iteration
+                    result.move, result.pv = root[0][1], [root[0][1]]
                 break
             finally:
                 result.nodes = self.nodes
@@ -169,7 +172,6 @@ class _Searcher:
         """One iteration at the root: reorders ``root`` so the best move is first and returns its score."""
         pos = self.pos
         alpha, beta = -MATE - 1, MATE + 1
-        best_i = 0
         for i, entry in enumerate(root):
             m = entry[1]
             d_ev, captured = self._make(m)
@@ -185,10 +187,8 @@ class _Searcher:
             entry[0] = score
             if score > alpha:
                 alpha = score
-                best_i = i
                 if i:  # a new best move: move it to the front, keep the others' order
                     root.insert(0, root.pop(i))
-        del best_i
         for entry in root[1:]:
             entry[0] = -MATE - 1
         self.tt[pos.hash] = (depth, EXACT, alpha, root[0][1])
@@ -291,6 +291,8 @@ class _Searcher:
         if not self.nodes & 255:
             self._tick()
         pos = self.pos
+        if ply >= MAX_PLY - 1:
+            return ev if pos.turn == 0 else -ev
         done = self._terminal(ply)
         if done is not None:
             return done
@@ -355,7 +357,7 @@ class _Searcher:
         b = pos.board
         killers = self.killers[ply]
         for i, m in enumerate(moves):
-            quiet = not b[m[1]] or m[0] == m[1]
+            quiet = (not b[m[1]] or m[0] == m[1]) and m[2] >> 2 == b[m[0]] >> 2
             if quiet and m[3] is not None and m[3][0] == "x":
                 quiet = False
             if quiet and i and futile and m != killers[0]:
@@ -485,7 +487,7 @@ class _Searcher:
                 elif m == killers[0] or m == killers[1]:
                     s = 1 << 22
                 else:
-                    gain = sign * (pst[new][to if frm != to else frm] - pst[piece][frm])
+                    gain = sign * (pst[new][to] - pst[piece][frm])
                     s = history.get((piece, to), 0) + gain * 8
                     if gain >= QS_GAIN:
                         s += 1 << 23
