@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from . import san as _san
 from .notation import MoveError, from_fen, is_choice, move_to_coord, parse_coord, to_fen
 from .position import Outcome, Position
-from .variant import Variant, VariantError
+from .variant import WHITE, Variant, VariantError
 from .variants import load_variant
 
-__all__ = ["Board", "Move", "RecordError"]
+__all__ = ["Board", "Move", "RecordError", "move_number"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,12 @@ class Move:
 
     def __repr__(self) -> str:
         return f"<Move {self.text}>"
+
+
+def move_number(board: "Board") -> str:
+    """The number of the move about to be played: ``"12."`` (White) or ``"12..."`` (Black)."""
+    pos = board.position
+    return f"{pos.fullmove}." if pos.turn == WHITE else f"{pos.fullmove}..."
 
 
 class RecordError(MoveError):

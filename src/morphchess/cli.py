@@ -117,6 +117,58 @@ def cmd_perft(args) -> None:
     print(total)
 
 
+def cmd_values(args) -> None:
+    from .engine import piece_values
+    from .engine.evaluate import mobility
+    v = _variant(args.variant)
+    values = piece_values(v)
+    print(f"{v.name}: piece values in centipawns, computed from the moves (royal pieces: 0)")
+    for t in v.types:
+        print(f"  {t.letter}  {t.name:18} {t.betza:16} mobility {mobility(v, t):5.2f}  value {values[t.letter]:5d}")
+
+
+def _search_limits(args) -> dict:
+    from .engine import level_limits
+    limits = level_limits(args.level) if args.level is not None else {}
+    if args.depth is not None:
+        limits["depth"] = args.depth
+    if args.movetime is not None:
+        limits["movetime_ms"] = args.movetime
+    if args.nodes is not None:
+        limits["nodes"] = args.nodes
+    return limits or {"movetime_ms": 1000}
+
+
+def cmd_bestmove(args) -> None:
+    from .engine import search
+    v = _variant(args.variant)
+    pos = start_position(v, args.setup, args.fen, args.moves)
+
+    def show(info) -> None:
+        score = f"mate {info.mate}" if info.mate is not None else f"cp {info.score}"
+        pv = []
+        for m in info.pv:
+            pv.append(move_to_coord(pos, m))
+            pos.make(m)
+        for _ in info.pv:
+            pos.unmake()
+        print(f"depth {info.depth} score {score} nodes {info.nodes} time {info.seconds:.2f}s pv {' '.join(pv)}",
+              flush=True)
+
+    result = search(pos, on_info=show, **_search_limits(args))
+    if result.move is None:
+        outcome = pos.outcome()
+        raise UsageError(f"no legal move: {outcome}" if outcome else "no legal move")
+    print(move_to_coord(pos, result.move))
+
+
+def _add_limits(p) -> None:
+    p.add_argument("--level", type=int, help="strength level 1 (very weak) to 8 (strongest)")
+    p.add_argument("--depth", type=int, help="search depth in plies")
+    p.add_argument("--movetime", type=int, help="time per move in milliseconds")
+    p.add_argument("--nodes", type=int, help="node limit")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="morphchess", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -133,6 +185,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--setup", help="named start array (e.g. Polymorph's knights)")
     p.add_argument("--divide", action="store_true", help="print each root move's count first")
     p.set_defaults(func=cmd_perft)
+    p = sub.add_parser("values", help="print the piece values computed from the moves")
+    p.add_argument("variant", help="built-in name or file with a definition text")
+    p.set_defaults(func=cmd_values)
+    p = sub.add_parser("bestmove", help="search a position; the last line is the best move")
+    p.add_argument("variant", help="built-in name or file with a definition text")
+    p.add_argument("--moves", help="coordinate moves played first, e.g. \"e2e4 e7e5\"")
+    p.add_argument("--fen", help="start from this position text")
+    p.add_argument("--setup", help="named start array (e.g. Polymorph's knights)")
+    _add_limits(p)
+    p.set_defaults(func=cmd_bestmove)
     args = parser.parse_args(argv)
     try:
         args.func(args)

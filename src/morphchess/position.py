@@ -184,7 +184,8 @@ class Position:
                         add((sq, to, mt[to], double))
                 elif can_capture and (q & 1) != us:
                     add((sq, to, mt[to], None))
-            if fixup[p]:
+            fix = fixup[p]
+            if fix and fix[sq]:
                 self._fixup(out, start, p)
             for c in transform_to[p]:
                 add((sq, sq, c, TRANSFORM))

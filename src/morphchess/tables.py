@@ -59,7 +59,8 @@ class Tables:
         self.specials: list = [None] * n
         self.morph_to: list = [None] * n
         self.promo: list = [None] * n
-        self.fixup = [False] * n  # promotion choices or duplicate targets to sort out
+        # per code and square: True where promotion choices or duplicate targets need sorting out
+        self.fixup: list = [None] * n
         self.castle: list = [()] * n
         self.transform_to: list = [()] * n
         self.royal = [False] * n
@@ -82,10 +83,12 @@ class Tables:
                     self.resets[c] = v.is_pawn_like(t)
                     self.letter[c] = t.letter if colour == WHITE else t.letter.lower()
                     leaps, slides, specials = [], [], []
-                    overlap = False
+                    overlaps = []
+                    reach = []
                     for sq in range(F * R):
                         f0, r0 = sq % F, sq // F
                         lp, sl, sp, seen = [], [], [], set()
+                        overlap = False
                         for s in t.moves.steps:
                             if s.initial and not virgin:
                                 continue
@@ -120,13 +123,17 @@ class Tables:
                             for to in targets:
                                 overlap |= to in seen
                                 seen.add(to)
+                        overlaps.append(overlap)
+                        reach.append(seen)
                         leaps.append(tuple(lp))
                         slides.append(tuple(sl))
                         specials.append(tuple(sp))
                     self.leaps[c], self.slides[c], self.specials[c] = leaps, slides, specials
                     self.morph_to[c] = self._morphs(v, t, colour)
                     self.promo[c] = self._promotions(v, t, colour)
-                    self.fixup[c] = overlap or self.promo[c] is not None
+                    promo = self.promo[c]
+                    fix = [o or (promo is not None and any(promo[to] for to in r)) for o, r in zip(overlaps, reach)]
+                    self.fixup[c] = fix if any(fix) else None
                     if virgin:
                         self.castle[c] = tuple((cs.steps, side * sign) for cs in t.moves.castlings
                                                for side in cs.sides)
