@@ -44,28 +44,29 @@ _PIECE_START = re.compile(r"^[^=]*:")
 
 def _items(text: str) -> list[str]:
     """Split definition text into items (key=value or piece line)."""
-    tokens: list[str] = []
+    items: list[str] = []
     for line in text.splitlines():
         line = line.strip()
-        if line and not line.startswith("#"):
-            tokens.extend(line.split())
-    items: list[str] = []
-    pending = ""  # words of a piece name with spaces
-    for tok in tokens:
-        if "=" not in tok and ":" not in tok:
-            pending = f"{pending} {tok}".strip()
+        if not line or line.startswith("#"):
             continue
+        pending = ""  # words of a piece name with spaces, or of a value with spaces
+        for tok in line.split():
+            if "=" not in tok and ":" not in tok:
+                pending = f"{pending} {tok}".strip()
+                continue
+            if pending:
+                if _PIECE_START.match(tok):
+                    tok = f"{pending} {tok}"
+                elif items:
+                    items[-1] = f"{items[-1]} {pending}"
+                else:
+                    raise VariantError(f"unexpected text {pending!r} before the first item")
+                pending = ""
+            items.append(tok)
         if pending:
-            if _PIECE_START.match(tok):
-                tok = f"{pending} {tok}"
-            elif items:  # a value that contained spaces
-                items[-1] = f"{items[-1]} {pending}"
-            else:
+            if not items:
                 raise VariantError(f"unexpected text {pending!r} before the first item")
-            pending = ""
-        items.append(tok)
-    if pending:
-        raise VariantError(f"unexpected text {pending!r} at the end of the definition")
+            items[-1] = f"{items[-1]} {pending}"
     return items
 
 

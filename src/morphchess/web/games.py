@@ -12,6 +12,7 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 
+from .. import gamecourier
 from ..board import Board, Move
 from ..idiagram import load
 from ..notation import MoveError, move_to_coord
@@ -76,7 +77,7 @@ class Game:
         self.board = board
         self.players = players
         self.level = level
-        self.sans: list[str] = []  # SAN of each move of board.move_stack
+        self.notes: list[dict] = []  # each move of board.move_stack in coordinate text, SAN and GC
         self.job: EngineJob | None = None
         self.last_engine: dict = {}
         self.lock = threading.RLock()
@@ -96,7 +97,8 @@ class Game:
                 raise GameError(str(coord_error)) from None
 
     def push(self, move: Move) -> None:
-        self.sans.append(self.board.san(move))
+        self.notes.append({"uci": move.uci(), "san": self.board.san(move),
+                           "gc": gamecourier.write_move(self.board, move)})
         self.board.push(move)
 
     def play(self, text: str) -> Move:
@@ -118,7 +120,7 @@ class Game:
                 raise Conflict(f"cannot take back {plies} move(s): {len(self.board.move_stack)} played")
             for _ in range(plies):
                 self.board.pop()
-                self.sans.pop()
+                self.notes.pop()
 
     # -- the engine ---------------------------------------------------------------
     def start_engine(self, level: int | None = None) -> EngineJob:
