@@ -52,14 +52,8 @@ class Position:
         self.variant = variant
         self.t = t = variant.tables
         self.board = [0] * t.size
-        white_setup = variant.setups["standard"]
         for sq, (ti, colour) in variant.setups[setup].items():
-            if colour == WHITE:  # White always starts from the standard array
-                continue
             self.board[sq] = code(ti, colour, t.tracks_virgin[ti])
-        for sq, (ti, colour) in white_setup.items():
-            if colour == WHITE:
-                self.board[sq] = code(ti, colour, t.tracks_virgin[ti])
         self.turn = WHITE
         self.ep = None  # (squares, victim, hash part) after a double step
         self.halfmove = 0
