@@ -101,17 +101,24 @@ def cmd_perft(args) -> None:
     if args.depth < 0:
         raise UsageError("depth must be >= 0")
     start = time.perf_counter()
-    if args.divide and args.depth > 0:
+    show_progress = sys.stderr.isatty()
+    if args.depth > 0:
         total = 0
-        for m in pos.legal_moves():
+        roots = pos.legal_moves()
+        for i, m in enumerate(roots, start=1):
             text = move_to_coord(pos, m)
             pos.make(m)
             n = pos.perft(args.depth - 1)
             pos.unmake()
             total += n
-            print(f"{text}: {n}", flush=True)
+            if args.divide:
+                print(f"{text}: {n}", flush=True)
+            if show_progress:
+                print(f"\r{i}/{len(roots)} root moves, {total} nodes", end="", file=sys.stderr, flush=True)
+        if show_progress:
+            print(file=sys.stderr)
     else:
-        total = pos.perft(args.depth)
+        total = 1
     secs = time.perf_counter() - start
     print(f"# {secs:.2f} s, {total / secs if secs else 0:.0f} nodes/s", file=sys.stderr)
     print(total)
