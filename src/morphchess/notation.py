@@ -67,7 +67,7 @@ def _defaults(pos: Position, partners: dict, rights: set) -> dict[int, bool]:
             else:
                 out[sq] = (sq, t.type_of[p], p & 1) in starts
     for (colour, _side, _k), ps in partners.items():
-        if ps is not None and pos.board[ps] & 1 == colour and not t.castle[pos.board[ps] | 2]:
+        if ps is not None and pos.board[ps] and pos.board[ps] & 1 == colour and not t.castle[pos.board[ps] | 2]:
             out[ps] = ps in rights
     return out
 
@@ -139,9 +139,11 @@ def from_fen(variant: Variant, fen: str) -> Position:
     if pos.halfmove < 0 or pos.fullmove < 1:
         raise FenError("the halfmove clock must be >= 0 and the move number >= 1")
     pos.refresh()
-    # castling rights -> partner squares
+    # castling kings: unmoved if their colour has a right or their mark says so
     colours = {WHITE if ch.isupper() else BLACK for ch in castling if castling != "-"}
-    partners = _castle_partners(pos, [r for c in colours for r in pos.royals[c] if t.castle[pos.board[r] | 2]])
+    kings = [r for c in (WHITE, BLACK) for r in pos.royals[c] if t.castle[pos.board[r] | 2]
+             and (placed[r][2] if placed[r][2] is not None else c in colours)]
+    partners = _castle_partners(pos, kings)
     rights = set()
     if castling != "-":
         for ch in castling:
@@ -193,8 +195,13 @@ def is_choice(pos: Position, m: Move) -> bool:
     """Did the player choose the new type (promotion or transformation)?"""
     if m[3] is not None and m[3][0] == "t":
         return True
-    promo = pos.t.promo[pos.board[m[0]]]
-    return bool(promo and promo[m[1]] and m[2] != pos.t.morph_to[pos.board[m[0]]][m[1]])
+    t = pos.t
+    piece = pos.board[m[0]]
+    if not (t.promo[piece] and t.promo[piece][m[1]]):
+        return False
+    last = m[1] // t.files == (t.ranks - 1 if piece & 1 == WHITE else 0)
+    # on the last rank promotion is compulsory; deeper in the zone staying is the move without a choice
+    return last or m[2] != t.morph_to[piece][m[1]]
 
 
 def move_to_coord(pos: Position, m: Move) -> str:
