@@ -1,11 +1,12 @@
 """morphchess: play, analyse and design chess variants whose pieces change shape."""
 
 from .betza import BetzaError
+from .board import Board, Move, RecordError
 from .idiagram import VariantWarning, load
 from .position import Outcome, Position
 from .variant import BLACK, WHITE, Variant, VariantError
 from .variants import builtin, load_variant, names as variant_names
 
-__all__ = ["BetzaError", "VariantWarning", "load", "Outcome", "Position", "BLACK", "WHITE",
+__all__ = ["Board", "Move", "RecordError", "BetzaError", "VariantWarning", "load", "Outcome", "Position", "BLACK", "WHITE",
            "Variant", "VariantError", "builtin", "load_variant", "variant_names"]
 __version__ = "0.1.0"

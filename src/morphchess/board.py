@@ -83,7 +83,8 @@ class RecordError(MoveError):
     def __init__(self, message: str, board: "Board | None" = None, move_number: str | None = None,
                  text: str | None = None) -> None:
         if move_number is not None:
-            message = f"move {move_number} {text!r}: {message}" if text is not None else f"move {move_number}: {message}"
+            where = f"move {move_number}" + (f" {text!r}" if text is not None else "")
+            message = f"{where}: {message}"
         super().__init__(message)
         self.board = board
         self.move_number = move_number
@@ -123,7 +124,10 @@ class Board:
 
     def root(self) -> "Board":
         """A new board at this game's starting position."""
-        return Board(self.variant, fen=self.root_fen if self.custom_start else None, setup=self.setup)
+        board = self.copy()
+        while board.move_stack:
+            board.pop()
+        return board
 
     def fen(self) -> str:
         """Position text (see ``docs/notation.md``)."""
@@ -174,7 +178,8 @@ class Board:
     def push(self, move: Move) -> None:
         """Play a legal move.  Raises :class:`~morphchess.notation.MoveError` if it is not legal here."""
         if not isinstance(move, Move):
-            raise TypeError(f"push() takes a Move, not {type(move).__name__}; use push_uci() or push_san() for text")
+            raise TypeError(f"push() takes a Move, not {type(move).__name__}; "
+                            "use push_uci() or push_san() for text")
         if move not in self.legal_moves:
             raise MoveError(f"illegal move {move.text!r} in {self.fen()}")
         self.position.make(move.raw)

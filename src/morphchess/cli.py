@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 import warnings
@@ -169,6 +170,43 @@ def cmd_bestmove(args) -> None:
     print(move_to_coord(pos, result.move))
 
 
+def cmd_match(args) -> None:
+    from .engine.match import elo_interval, progress_bar, run_match
+    try:
+        result = run_match(args.variant, args.white, args.black, args.games, movetime_ms=args.movetime,
+                           jobs=args.jobs, seed=args.seed, alternate=not args.no_alternate,
+                           opening_plies=args.opening_plies, setup=args.setup,
+                           progress=None if args.quiet else progress_bar(args.games))
+    except RuntimeError as e:  # an external engine failed
+        raise UsageError(str(e)) from None
+    if args.pgn:
+        with open(args.pgn, "w", encoding="utf-8") as f:
+            f.write("\n".join(game[3] for game in result.games))
+    diff, low, high = elo_interval(result)
+    print(f"{args.white} vs {args.black}, {args.variant}, {result.n} games")
+    print(f"{'player':24} {'W':>4} {'D':>4} {'L':>4} {'score':>7}")
+    for name, w, d, l in ((args.white, result.wins, result.draws, result.losses),
+                          (args.black, result.losses, result.draws, result.wins)):
+        print(f"{name[:24]:24} {w:4} {d:4} {l:4} {(w + d / 2) / result.n:7.1%}")
+    print(f"Elo difference: {diff:+.0f} (95% interval {low:+.0f} to {high:+.0f})")
+    if args.pgn:
+        print(f"games saved to {args.pgn}")
+    print(f"score: +{result.wins} ={result.draws} -{result.losses}")
+
+
+def cmd_play(args) -> None:
+    from .board import Board
+    from .engine import level_limits
+    from .play import main_loop
+    v = _variant(args.variant)
+    level_limits(args.level)
+    if args.setup and args.setup not in v.setups:
+        raise UsageError(f"{v.name} has no setup {args.setup!r}; it has: {', '.join(v.setups)}")
+    board = Board(v, fen=args.fen, setup=args.setup)
+    main_loop(board, args.level, WHITE if args.color == "white" else BLACK,
+              unicode=False if args.letters else None)
+
+
 def _add_limits(p) -> None:
     p.add_argument("--level", type=int, help="strength level 1 (very weak) to 8 (strongest)")
     p.add_argument("--depth", type=int, help="search depth in plies")
@@ -176,8 +214,95 @@ def _add_limits(p) -> None:
     p.add_argument("--nodes", type=int, help="node limit")
 
 
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: cannot read the file ({e})") from None
+
+
+def record_format(text: str) -> str:
+    """Guess a record's form: ``pgn`` (tags or SAN), ``gc`` (Game Courier) or ``coord``."""
+    if re.search(r'^\s*\[\w+\s+"', text, re.M):
+        return "pgn"
+    words = text.split()
+    if words and all(re.fullmatch(r"[a-z]\d+[a-z]\d+[a-z]?", w) for w in words):
+        return "coord"
+    if re.search(r"(^|[\s;])([a-z]\d+-[a-z]\d+|[A-Za-z]-[a-z]\d+)([\s;]|$)", text):
+        return "gc"
+    return "pgn"
+
+
+def read_record(text: str, fmt: str | None, variant: str | None, setup: str | None):
+    """Replay a record; returns (board, PGN headers or None).  Errors name the move at fault."""
+    from . import gamecourier, pgn
+    from .board import Board, RecordError, move_number
+    fmt = fmt or record_format(text)
+    if fmt == "pgn":
+        if setup:
+            raise UsageError("a PGN record names its own setup ([VariantSetup]); --setup is for gc and coord")
+        game = pgn.read(text, variant)
+        return game.board, game.headers
+    if fmt == "gc":
+        return gamecourier.read(text, variant or "chess", setup=setup), None
+    board = Board(variant or "chess", setup=setup)
+    for word in text.split():
+        number = move_number(board)
+        try:
+            board.push_uci(word)
+        except MoveError as e:
+            raise RecordError(str(e), board, number, word) from None
+    return board, None
+
+
+def cmd_convert(args) -> None:
+    from . import gamecourier, pgn
+    board, headers = read_record(_read_text(args.file), args.source, args.variant, args.setup)
+    if args.to == "pgn":
+        sys.stdout.write(pgn.write(board, headers))
+    elif args.to == "gc":
+        sys.stdout.write(gamecourier.write(board))
+    else:
+        print(" ".join(m.uci() for m in board.move_stack))
+
+
+def cmd_replay(args) -> None:
+    board, _headers = read_record(_read_text(args.file), args.source, args.variant, args.setup)
+    pos = board.position
+    print(board_picture(board.variant, lambda sq: pos.t.letter[pos.board[sq]] or "."))
+    print(board.fen())
+    outcome = board.outcome()
+    print(f"{len(board.move_stack)} plies; " + (str(outcome) if outcome else "the game is not over"))
+
+
+def cmd_serve(args) -> None:
+    try:
+        import uvicorn
+
+        from .web import create_app
+    except ImportError as e:
+        raise UsageError(f"the web board needs the web extra: pip install 'morphchess[web]' ({e})") from None
+    url = f"http://{args.host}:{args.port}/"
+    if args.open:
+        import threading
+        import webbrowser
+        threading.Timer(1.0, webbrowser.open, (url,)).start()
+    print(f"morphchess web board on {url} (Ctrl-C stops it)", file=sys.stderr)
+    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit status 2), like the rest of the command line."""
+
+    def error(self, message: str):
+        self.exit(2, f"morphchess: error: {message} (see 'morphchess --help')\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="morphchess", description=__doc__)
+    parser = _Parser(prog="morphchess", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("variants", help="list the built-in variants").set_defaults(func=cmd_variants)
     p = sub.add_parser("show", help="show a variant: start position, pieces, morph tables")
@@ -202,6 +327,46 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--setup", help="named start array (e.g. Polymorph's knights)")
     _add_limits(p)
     p.set_defaults(func=cmd_bestmove)
+    for name, text in (("convert", "convert a game record (PGN, Game Courier log, coordinate moves)"),
+                       ("replay", "replay a game record and print the final position and the outcome")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("file", help="the record ('-' reads standard input)")
+        if name == "convert":
+            p.add_argument("--to", required=True, choices=("pgn", "gc", "coord"), help="the form to write")
+        p.add_argument("--from", dest="source", choices=("pgn", "gc", "coord"),
+                       help="the record's form (default: guessed)")
+        p.add_argument("--variant",
+                       help="built-in name or definition file (default chess; for PGN it replaces [Variant])")
+        p.add_argument("--setup", help="named start array for gc and coord records (e.g. Polymorph's knights)")
+        p.set_defaults(func=cmd_convert if name == "convert" else cmd_replay)
+    p = sub.add_parser("match", help="play games between two players (engine, random, greedy, uci:...)")
+    p.add_argument("variant", help="built-in name or file with a definition text")
+    p.add_argument("--white", required=True, help="first player: random, greedy, depth:N, time:MS, nodes:N, "
+                   "level:N or uci:COMMAND")
+    p.add_argument("--black", required=True, help="second player (same forms)")
+    p.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    p.add_argument("--movetime", type=int, default=1000, help="milliseconds per move for uci: players")
+    p.add_argument("--jobs", type=int, default=1, help="games played at once (one per core)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random openings")
+    p.add_argument("--opening-plies", type=int, default=2, help="random plies before the players take over")
+    p.add_argument("--setup", help="Black's start array, or 'random' (one per pair of games)")
+    p.add_argument("--no-alternate", action="store_true", help="the first player always has White")
+    p.add_argument("--pgn", help="save the games to this PGN file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_match)
+    p = sub.add_parser("serve", help="play in the browser: the web board and its JSON API")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--open", action="store_true", help="open the board in the web browser")
+    p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("play", help="play against the engine in the terminal")
+    p.add_argument("variant", nargs="?", default="chess", help="built-in name or file with a definition text")
+    p.add_argument("--level", type=int, default=4, help="engine strength 1 (very weak) to 8 (default 4)")
+    p.add_argument("--color", choices=("white", "black"), default="white", help="your side (default white)")
+    p.add_argument("--setup", help="named start array (e.g. Polymorph's knights)")
+    p.add_argument("--fen", help="start from this position text")
+    p.add_argument("--letters", action="store_true", help="letters only, no chess symbols")
+    p.set_defaults(func=cmd_play)
     args = parser.parse_args(argv)
     try:
         args.func(args)

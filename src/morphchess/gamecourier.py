@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .board import Board, Move, RecordError, move_number
 from .variant import Variant
 
-__all__ = ["write", "read"]
+__all__ = ["write", "write_move", "read"]
 
 _SQ = r"[a-z]\d+"
 _MOVE = re.compile(rf"(?P<frm>{_SQ})-(?P<to>{_SQ})")
@@ -23,6 +23,7 @@ _REMOVE = re.compile(rf"(?P<sq>{_SQ})-@?")
 _LABEL = re.compile(r"[A-Za-z]+")
 _TOKEN = re.compile(r"\d+\s*\.+|;|[^\s;]+")
 _NUMBER = re.compile(r"\d+\s*\.+")
+_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # a result written at the end is ignored
 
 
 def write_move(board: Board, move: Move) -> str:
@@ -95,6 +96,8 @@ def _turns(text: str) -> list[_Turn]:
     chained = False
     label = None
     for tok in _TOKEN.findall(body):
+        if tok in _RESULTS:
+            continue
         if _NUMBER.fullmatch(tok) or tok == ";":
             if label is not None:
                 return turns + [_Turn([], label, f"label {label!r} is not followed by a move")]
@@ -159,8 +162,9 @@ def _resolve(board: Board, turn: _Turn) -> Move:
     else:
         chosen = [m for m in cands if not m.is_choice]
         if not chosen:
-            options = ", ".join(sorted({m.new_piece for m in cands}))
-            raise ValueError(f"a promotion needs the new piece, e.g. '; {min(options)}-{first.to}' (one of {options})")
+            options = sorted({m.new_piece for m in cands})
+            raise ValueError(f"a promotion needs the new piece, e.g. '; {options[0]}-{first.to}' "
+                             f"(one of {', '.join(options)})")
     move = chosen[0]
     for a in rest:
         if a in places:

@@ -282,6 +282,7 @@ def load(text: str, name: str = "custom") -> Variant:
     if bare not in ("id", "immediate"):
         raise VariantError(f"bareKing={bare}: use 'id' or 'immediate'")
     variant.bare_king_immediate = bare == "immediate"
+    variant.en_passant = _int(params, "enPassant", 1) != 0
     variant.fifty_moves = _int(params, "fiftyMoves", 50)
     variant.repetitions = _int(params, "repetitions", 3)
     if variant.repetitions == 1:
@@ -331,4 +332,4 @@ def load(text: str, name: str = "custom") -> Variant:
 
 
 _KNOWN_KEYS = {"files", "ranks", "promoZone", "promoChoice", "maxPromote", "stalemate", "baring",
-               "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions"}
+               "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions", "enPassant"}

@@ -176,10 +176,7 @@ def from_fen(variant: Variant, fen: str) -> Position:
         victim = max(squares) + t.files if pos.turn == BLACK else min(squares) - t.files
         if not 0 <= victim < t.size or not pos.board[victim] or pos.board[victim] & 1 == pos.turn:
             raise FenError(f"en-passant field {ep!r}: no piece of the side that just moved stands behind it")
-        eph = 0
-        for s in squares:
-            eph ^= t.zob_ep[s]
-        pos.ep = (squares, victim, eph)
+        pos.ep = (squares, victim, pos.ep_key(squares, pos.turn))
     pos.refresh()
     them = pos.turn ^ 1
     if any(pos.attacked(r, pos.turn) for r in pos.royals[them]):

@@ -3,9 +3,9 @@
 Tags written besides the seven (``docs/records.md``):
 
 * ``[Variant "crossroads"]``: the variant's name (left out for orthodox chess);
-* ``[VariantDefinition "files=9 ranks=9 ..."]``: the definition text, on one
-  line, for a variant that is not built in (or differs from the built-in of
-  that name), so that the game replays anywhere;
+* ``[VariantDefinition "..."]``: one tag per line of the definition text
+  (comment lines dropped), for a variant that is not built in (or differs from
+  the built-in of that name), so that the game replays anywhere;
 * ``[VariantSetup "knights"]``: a named start array other than ``standard``
   (Polymorph: Black's choice);
 * ``[SetUp "1"]`` and ``[FEN "..."]``: a start from position text.
@@ -20,7 +20,7 @@ from .board import Board, RecordError, move_number
 from .idiagram import load
 from .notation import FenError, MoveError
 from .variant import WHITE, Variant, VariantError
-from .variants import builtin, names
+from .variants import builtin, load_variant, names
 
 __all__ = ["Game", "write", "read", "read_all"]
 
@@ -29,7 +29,7 @@ _DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "Whi
 _RULE_TAGS = ("Variant", "VariantDefinition", "VariantSetup", "SetUp", "FEN")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _TOKEN = re.compile(r"""
-    \[\s*(?P<tag>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\]
+    (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
   | \{(?P<comment>[^}]*)\}
   | ;(?P<line>[^\n]*)
   | (?P<result>1-0|0-1|1/2-1/2|\*)(?=\s|$)
@@ -37,7 +37,7 @@ _TOKEN = re.compile(r"""
   | (?P<nag>\$\d+)
   | (?P<open>\()
   | (?P<close>\))
-  | (?P<san>[^\s{}();\[\]]+)
+  | (?P<san>[^\s{}();\[\]]+(?:\([A-Za-z]\)[^\s{}();\[\]]*)?)
   | (?P<bad>\S)
 """, re.VERBOSE)
 
@@ -62,10 +62,9 @@ def _is_builtin(v: Variant) -> bool:
     return v.name in names() and builtin(v.name).text == v.text
 
 
-def definition_line(v: Variant) -> str:
-    """The variant's definition text on one line (comments dropped; loads to the same variant)."""
-    return " ".join(word for line in v.text.splitlines() if not line.strip().startswith("#")
-                    for word in line.split())
+def definition_lines(v: Variant) -> list[str]:
+    """The lines of the variant's definition text, comments and blank lines dropped."""
+    return [line.strip() for line in v.text.splitlines() if line.strip() and not line.strip().startswith("#")]
 
 
 def _escape(value: str) -> str:
@@ -97,14 +96,14 @@ def write(board: Board, headers: dict[str, str] | None = None, comments: dict[in
     tags.update({k: str(val) for k, val in (headers or {}).items() if k not in _RULE_TAGS})
     if v.name != "chess" or not _is_builtin(v):
         tags["Variant"] = v.name
-    if not _is_builtin(v):
-        tags["VariantDefinition"] = definition_line(v)
     if board.setup != "standard":
         tags["VariantSetup"] = board.setup
     if board.custom_start:
         tags["SetUp"] = "1"
         tags["FEN"] = board.root_fen
     out = [f'[{k} "{_escape(val)}"]' for k, val in tags.items()]
+    if not _is_builtin(v):
+        out += [f'[VariantDefinition "{_escape(line)}"]' for line in definition_lines(v)]
     comments = comments or {}
     tokens = []
     b = board.root()
@@ -115,9 +114,8 @@ def write(board: Board, headers: dict[str, str] | None = None, comments: dict[in
 
     comment(0)
     for ply, move in enumerate(board.move_stack, start=1):
-        if b.turn == WHITE or ply == 1 or comments.get(ply - 1):
-            tokens.append(move_number(b))
-        tokens.append(b.san(move))
+        number = b.turn == WHITE or ply == 1 or comments.get(ply - 1)
+        tokens.append(f"{move_number(b)} {b.san(move)}" if number else b.san(move))
         b.push(move)
         comment(ply)
     tokens.append(tags["Result"])
@@ -137,7 +135,7 @@ def _variant(headers: dict[str, str], default: str | Variant | None) -> Variant:
         except VariantError as e:
             raise RecordError(f"[VariantDefinition]: {e}") from None
     if default is not None:
-        return default if isinstance(default, Variant) else Board(default).variant
+        return default if isinstance(default, Variant) else load_variant(default)
     if name is None or name.lower() in ("standard", "chess"):
         return builtin("chess")
     for known in names():
@@ -156,31 +154,29 @@ def _start(headers: dict[str, str], default_variant) -> Board:
         raise RecordError(f"the game's start: {e}") from None
 
 
-def _games(text: str, variant) -> list[Game]:
+def _games(text: str, variant):
+    """Yield the games of PGN text one by one."""
     text = "\n".join(line for line in text.splitlines() if not line.startswith("%"))
-    games: list[Game] = []
     headers: dict[str, str] = {}
     game: Game | None = None
     depth = 0  # inside variations (skipped)
-
-    def begin() -> Game:
-        g = Game(_start(headers, variant), dict(headers))
-        games.append(g)
-        return g
-
     for tok in _TOKEN.finditer(text):
         kind = tok.lastgroup
         if kind == "tag":
             if game is not None:  # the previous game had no result token
-                game, headers = None, {}
-            headers[tok["tag"]] = _unescape(tok["value"])
+                yield game
+                game, headers, depth = None, {}, 0
+            name, value = tok["name"], _unescape(tok["value"])
+            if name == "VariantDefinition" and name in headers:  # one tag per line of the text
+                value = headers[name] + "\n" + value
+            headers[name] = value
             continue
         if kind == "bad":
             raise RecordError(f"unexpected character {tok[0]!r}", game.board if game else None)
         if game is None:
             if kind == "result" and not headers:
                 continue
-            game = begin()
+            game = Game(_start(headers, variant), dict(headers))
         if kind in ("open", "close"):
             depth += 1 if kind == "open" else -1
             if depth < 0:
@@ -189,11 +185,12 @@ def _games(text: str, variant) -> list[Game]:
             continue
         elif kind == "comment":
             ply = len(game.board.move_stack)
-            text_ = tok["comment"].strip()
-            game.comments[ply] = f"{game.comments[ply]} {text_}" if ply in game.comments else text_
+            note = tok["comment"].strip()
+            game.comments[ply] = f"{game.comments[ply]} {note}" if ply in game.comments else note
         elif kind == "result":
             game.headers.setdefault("Result", tok["result"])
-            game, headers = None, {}
+            yield game
+            game, headers, depth = None, {}, 0
         else:
             number = move_number(game.board)
             try:
@@ -201,13 +198,14 @@ def _games(text: str, variant) -> list[Game]:
             except MoveError as e:
                 raise RecordError(str(e), game.board, number, tok["san"]) from None
     if game is None and headers:
-        begin()
-    return games
+        game = Game(_start(headers, variant), dict(headers))
+    if game is not None:
+        yield game
 
 
 def read_all(text: str, variant: str | Variant | None = None) -> list[Game]:
     """Every game in PGN text.  ``variant`` is used when a game has no [VariantDefinition]."""
-    return _games(text, variant)
+    return list(_games(text, variant))
 
 
 def read(text: str, variant: str | Variant | None = None) -> Game:
@@ -218,7 +216,6 @@ def read(text: str, variant: str | Variant | None = None) -> Game:
     be read or played raises :class:`~morphchess.board.RecordError` with the
     move number and text; ``error.board`` holds the game up to that move.
     """
-    games = _games(text, variant)
-    if not games:
-        raise RecordError("no game in the PGN text")
-    return games[0]
+    for game in _games(text, variant):
+        return game
+    raise RecordError("no game in the PGN text")

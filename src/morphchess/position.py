@@ -76,6 +76,19 @@ class Position:
         self.royals = (tuple(roy[0]), tuple(roy[1]))
         self.hash = h
 
+    def ep_key(self, squares: tuple, capturer: int) -> int:
+        """Hash part of en-passant squares: only squares a piece of ``capturer`` could take on count
+        (so that the position after a double step repeats as in FIDE rules)."""
+        t = self.t
+        b = self.board
+        key = 0
+        for s in squares:
+            for src, codes in t.ep_sources[capturer][s]:
+                if b[src] in codes:
+                    key ^= t.zob_ep[s]
+                    break
+        return key
+
     def copy(self) -> "Position":
         p = Position.__new__(Position)
         for name in Position.__slots__:
@@ -309,9 +322,7 @@ class Position:
                 if cap:
                     h ^= z[cap][to]
                 if kind == "d":
-                    eph = 0
-                    for s in special[1]:
-                        eph ^= t.zob_ep[s]
+                    eph = self.ep_key(special[1], us ^ 1)
                     self.ep = (special[1], to, eph)
                     h ^= eph
                 elif kind == "x":

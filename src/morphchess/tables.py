@@ -48,7 +48,7 @@ class Tables:
         n = 4 * (len(v.types) + 1)
         self.ncodes = n
         has_castling = any(t.moves.castlings for t in v.types)
-        has_ep = any(s.ep for t in v.types for s in t.moves.steps)
+        has_ep = v.en_passant and any(s.ep for t in v.types for s in t.moves.steps)
         # Types whose moved/unmoved state can matter; the others are always "moved".
         self.tracks_virgin = [False] * (len(v.types) + 1)
         for t in v.types:
@@ -102,10 +102,11 @@ class Tables:
                                 if has_ep and s.initial and s.lame and s.move and not s.capture and blockers:
                                     double = ("d", blockers)
                                 targets = [to]
-                                if s.move and s.capture and not s.ep and not blockers:
+                                ep = s.ep and has_ep
+                                if s.move and s.capture and not ep and not blockers:
                                     lp.append(to)
-                                else:
-                                    sp.append((to, blockers, s.move, s.capture, s.ep, double))
+                                elif s.move or s.capture or ep:
+                                    sp.append((to, blockers, s.move, s.capture, ep, double))
                             else:
                                 ray = []
                                 k = 1
@@ -115,10 +116,11 @@ class Tables:
                                 if not ray:
                                     continue
                                 targets = ray
-                                if s.move and s.capture and not s.ep:
+                                ep = s.ep and has_ep
+                                if s.move and s.capture and not ep:
                                     sl.append(tuple(ray))
-                                else:
-                                    sp.extend((to, tuple(ray[:i]), s.move, s.capture, s.ep, None)
+                                elif s.move or s.capture or ep:
+                                    sp.extend((to, tuple(ray[:i]), s.move, s.capture, ep, None)
                                               for i, to in enumerate(ray))
                             for to in targets:
                                 overlap |= to in seen

@@ -56,6 +56,7 @@ class Variant:
     stalemate_loses: bool = False
     baring: int | None = None  # None: no bare-king rule; n: types 1..n do not count as material
     bare_king_immediate: bool = False
+    en_passant: bool = True  # False: 'e' captures are switched off (key enPassant=0)
     fifty_moves: int = 50  # 0 switches the rule off
     repetitions: int = 3  # 0 switches the rule off
     transforms: list[list[int]] = field(default_factory=list)

@@ -9,6 +9,10 @@ partly, and initial-only moves hardly at all.  :func:`value_of_mobility` maps
 that count to centipawns; it is fitted once so that orthodox chess gives about
 P 100, N 315, B 355, R 500, Q 940, and every other variant uses the same curve.
 
+A piece that may transform in place (Polymorph) is worth the best of its
+forms; its piece-square terms still differ by form, so the search transforms
+when the new form suits the square better.
+
 Pieces change shape, so a piece on a square is worth more than its type when
 the squares it can reach turn it into something better (a knight on a light
 square of Morphomania becomes an archbishop with any move, a pawn near the
@@ -89,6 +93,9 @@ class EvalTables:
         self.variant = variant
         n, size = t.ncodes, t.size
         values = piece_values(variant)
+        for group in variant.transforms:  # a polymorph can take any of its forms: it is worth the best
+            best = max(values[variant.type(i).letter] for i in group)
+            values.update((variant.type(i).letter, best) for i in group)
         square_mob = {ty.index: _square_mobility(variant, ty) for ty in variant.types}
         self.value = [0] * n
         self.order_value = [0] * n

@@ -160,7 +160,7 @@ class _Searcher:
             if self.on_info:
                 self.on_info(SearchResult(best, score, result.mate, list(result.pv), depth, self.nodes,
                                           result.seconds))
-            if len(legal) == 1 or (result.mate is not None and result.mate > 0 and 2 * result.mate - 1 <= depth):
+            if (len(legal) == 1 and self.deadline) or (result.mate is not None and result.mate > 0 and 2 * result.mate - 1 <= depth):
                 break
             if self.movetime and result.seconds > 0.45 * self.movetime:
                 break
@@ -388,8 +388,6 @@ class _Searcher:
                             key = (b[m[0]], m[1])
                             self.history[key] = self.history.get(key, 0) + depth * depth
                         break
-        if best_move is None:  # every move was futile
-            return alpha
         stored = best
         if stored >= MATE_BOUND:
             stored += ply

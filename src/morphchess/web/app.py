@@ -8,6 +8,7 @@ fit the game's state, 422 bad input (illegal move, bad definition or record).
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from typing import Literal
 
@@ -20,13 +21,14 @@ from .. import gamecourier, pgn
 from ..betza import BetzaError
 from ..board import Board, RecordError
 from ..variant import BLACK, WHITE, VariantError
-from ..variants import builtin, names
+from ..variants import names
 from .games import Conflict, Game, GameError, Store
 from .views import variant_view
 
 __all__ = ["create_app"]
 
 Player = Literal["human", "engine"]
+_GC_MOVE = re.compile(r"\b[a-z]\d+-[a-z]\d+\b")
 COLOUR = {WHITE: "white", BLACK: "black"}
 
 
@@ -103,6 +105,11 @@ def board_view(board: Board) -> dict:
 
 def state_view(game: Game) -> dict:
     """Everything the page shows of a game."""
+    with game.lock:
+        return _state_view(game)
+
+
+def _state_view(game: Game) -> dict:
     board = game.board
     v = board.variant
     name = v.square_name
@@ -168,12 +175,8 @@ def create_app(store: Store | None = None) -> FastAPI:
 
     @app.get("/api/variants", summary="the built-in variants")
     def list_variants():
-        out = []
-        for n in names():
-            v = builtin(n) if n not in views else None
-            info = views.get(n) or {"files": v.files, "ranks": v.ranks, "setups": list(v.setups)}
-            out.append({"key": n, "files": info["files"], "ranks": info["ranks"], "setups": info["setups"]})
-        return out
+        return [{"key": n, "files": v.files, "ranks": v.ranks, "setups": list(v.setups)}
+                for n, v in ((n, store.variant(n)) for n in names())]
 
     @app.get("/api/variants/{key}", summary="a variant: pieces (SVG, XBetza, move diagram, morph table), rules")
     def get_variant(key: str):
@@ -257,13 +260,17 @@ def create_app(store: Store | None = None) -> FastAPI:
     @app.post("/api/import", summary="start a game from a PGN text or a Game Courier log")
     def import_record(body: Import):
         fmt = body.format
-        if fmt == "auto":
-            fmt = "pgn" if body.text.lstrip().startswith("[") else "gc"
+        if fmt == "auto":  # Game Courier moves read "e2-e4"; PGN has tags or SAN
+            fmt = "gc" if _GC_MOVE.search(body.text) and not body.text.lstrip().startswith("[") else "pgn"
         try:
             if fmt == "pgn":
-                board = pgn.read(body.text)
-                key = board.variant.name if board.variant.name in names() else \
-                    store.variants.add_definition(board.variant.text, board.variant.name)
+                # a PGN without variant tags is a game of the variant chosen on the page
+                untagged = "[Variant " not in body.text and "[VariantDefinition " not in body.text
+                default = store.variant(variant_key(body.variant, body.definition)) if untagged else None
+                board = pgn.read(body.text, default).board
+                v = board.variant
+                key = v.name if v.name in names() and store.variant(v.name).text == v.text else \
+                    store.variants.add_definition(v.text, v.name)
             else:
                 key = variant_key(body.variant, body.definition)
                 board = gamecourier.read(body.text, store.variant(key), setup=body.setup)

@@ -22,6 +22,7 @@ from ..variants import builtin, names
 __all__ = ["GameError", "Conflict", "Variants", "Game", "Store", "PLAYERS"]
 
 PLAYERS = ("human", "engine")
+MAX_GAMES = 1000  # games kept in memory; the page rebuilds a forgotten one from its record
 
 
 class GameError(ValueError):
@@ -246,6 +247,11 @@ class Store:
                 raise GameError(f"move {i} ({text!r}): {e}") from None
         with self._lock:
             self.games[game.id] = game
+            while len(self.games) > MAX_GAMES:  # forget the oldest game that is not thinking
+                old = next((g for g in self.games.values() if g.job is None), None)
+                if old is None:
+                    break
+                del self.games[old.id]
         return game
 
     def get(self, gid: str) -> Game:

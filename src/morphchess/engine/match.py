@@ -1,0 +1,372 @@
+"""Players and the match runner behind ``morphchess match``.
+
+A player SPEC is one of
+
+* ``random``: a uniformly random legal move;
+* ``greedy``: the move that wins the most material at once (captures, promotions
+  and morphs valued with :func:`~morphchess.engine.piece_values`), ties at random;
+* ``depth:N``, ``time:MS``, ``nodes:N``, ``level:N``: the engine with that limit;
+* ``uci:COMMAND``: an external engine speaking UCI, given the match's ``movetime``
+  per move (variants other than chess are announced with ``UCI_Variant``).
+
+:func:`run_match` plays the games (in parallel with ``jobs`` > 1), alternating
+colours and starting each pair of games from the same random opening.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from multiprocessing.util import Finalize
+
+from ..board import Board, Move
+from ..variant import BLACK, WHITE, VariantError
+from ..variants import load_variant
+from .evaluate import piece_values
+from .search import level_limits, search
+
+__all__ = ["parse_spec", "make_player", "play_game", "run_match", "MatchResult", "elo"]
+
+MAX_PLIES = 400  # a game still running after this many plies is adjudicated a draw
+
+
+class RandomPlayer:
+    """Any legal move."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, board: Board) -> Move:
+        return self.rng.choice(board.legal_moves)
+
+    def close(self) -> None:
+        pass
+
+
+class GreedyPlayer:
+    """The move with the best one-ply material balance."""
+
+    def __init__(self, rng: random.Random, variant) -> None:
+        self.rng = rng
+        values = piece_values(variant)
+        t = variant.tables
+        self.value = [values[t.letter[c].upper()] if t.valid[c] else 0 for c in range(t.ncodes)]
+
+    def choose(self, board: Board) -> Move:
+        pos, value = board.position, self.value
+        best, best_gain = [], None
+        for move in board.legal_moves:
+            frm, to, new, special = move.raw
+            if special is not None and special[0] == "x":
+                victim = pos.board[special[1]]
+            elif special is not None and special[0] == "t":
+                victim = 0
+            else:
+                victim = pos.board[to]
+            gain = value[victim] + value[new] - value[pos.board[frm]]
+            if best_gain is None or gain > best_gain:
+                best, best_gain = [move], gain
+            elif gain == best_gain:
+                best.append(move)
+        return self.rng.choice(best)
+
+    def close(self) -> None:
+        pass
+
+
+class EnginePlayer:
+    """morphchess's own search with fixed limits."""
+
+    def __init__(self, limits: dict) -> None:
+        self.limits = limits
+
+    def choose(self, board: Board) -> Move:
+        result = search(board.position, **self.limits)
+        return next(m for m in board.legal_moves if m.raw == result.move)
+
+    def close(self) -> None:
+        pass
+
+
+class UciPlayer:
+    """An external UCI engine, started once and reused for every game."""
+
+    def __init__(self, command: str, variant, movetime_ms: int) -> None:
+        self.command = command
+        self.movetime_ms = movetime_ms
+        self._board = None
+        try:
+            self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        except OSError as e:
+            raise ValueError(f"uci:{command}: cannot start the engine: {e}") from None
+        self._send("uci")
+        self._wait("uciok")
+        if variant.name != "chess":
+            self._send(f"setoption name UCI_Variant value {variant.name}")
+        self._send("isready")
+        self._wait("readyok")
+
+    def _send(self, line: str) -> None:
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise RuntimeError(f"uci:{self.command}: the engine has stopped") from None
+
+    def _wait(self, token: str) -> str:
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"uci:{self.command}: the engine stopped before answering {token!r}")
+            if line.split()[:1] == [token]:
+                return line
+
+    def choose(self, board: Board) -> Move:
+        if board is not self._board:
+            self._board = board
+            self._send("ucinewgame")
+        moves = " ".join(m.uci() for m in board.move_stack)
+        start = board.root_fen
+        self._send(f"position fen {start}" + (f" moves {moves}" if moves else ""))
+        self._send(f"go movetime {self.movetime_ms}")
+        words = self._wait("bestmove").split()
+        if len(words) < 2:
+            raise RuntimeError(f"uci:{self.command}: 'bestmove' without a move")
+        try:
+            return board.parse_uci(words[1])
+        except ValueError as e:
+            raise RuntimeError(f"uci:{self.command} played an illegal move: {e}") from None
+
+    def close(self) -> None:
+        try:
+            self._send("quit")
+            self.proc.wait(timeout=5)
+        except (RuntimeError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+
+def parse_spec(spec: str) -> tuple[str, object]:
+    """Check a player SPEC and split it into kind and argument; ValueError names what is wrong."""
+    kind, _, arg = spec.partition(":")
+    if kind in ("random", "greedy") and not arg:
+        return kind, None
+    if kind in ("depth", "time", "nodes", "level"):
+        try:
+            n = int(arg)
+        except ValueError:
+            raise ValueError(f"player {spec!r}: {kind}: needs a whole number, e.g. {kind}:3") from None
+        if kind == "level":
+            level_limits(n)
+        elif n < 1:
+            raise ValueError(f"player {spec!r}: the number must be at least 1")
+        return kind, n
+    if kind == "uci" and arg.strip():
+        return kind, arg
+    raise ValueError(f"unknown player {spec!r}: use random, greedy, depth:N, time:MS, nodes:N, level:N "
+                     f"or uci:COMMAND")
+
+
+def make_player(spec: str, variant, movetime_ms: int, rng: random.Random):
+    """A player object (with ``choose(board) -> Move`` and ``close()``) for a SPEC."""
+    kind, arg = parse_spec(spec)
+    if kind == "random":
+        return RandomPlayer(rng)
+    if kind == "greedy":
+        return GreedyPlayer(rng, variant)
+    if kind == "uci":
+        return UciPlayer(arg, variant, movetime_ms)
+    limits = {"depth": {"depth": arg}, "time": {"movetime_ms": arg}, "nodes": {"nodes": arg}}.get(kind)
+    return EnginePlayer(limits if limits is not None else level_limits(arg))
+
+
+def random_opening(board: Board, plies: int, rng: random.Random) -> None:
+    """Play ``plies`` random legal moves that do not end the game."""
+    for _ in range(plies):
+        moves = board.legal_moves
+        rng.shuffle(moves)
+        for m in moves:
+            board.push(m)
+            if board.outcome() is None:
+                break
+            board.pop()
+        else:
+            return
+
+
+def play_game(board: Board, white, black, max_plies: int = MAX_PLIES) -> str:
+    """Play from ``board`` to the end; return the result text (``1-0``, ``0-1``, ``1/2-1/2``)."""
+    players = (white, black)
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            return outcome.result()
+        if len(board.move_stack) >= max_plies:
+            return "1/2-1/2"
+        board.push(players[board.turn].choose(board))
+
+
+@dataclass
+class MatchResult:
+    """Results from the first player's side."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    games: list = field(default_factory=list)  # (index, first player's colour, result, pgn)
+
+    @property
+    def n(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.n if self.n else 0.0
+
+    def add(self, points: float) -> None:
+        if points == 1:
+            self.wins += 1
+        elif points == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+
+def elo(score: float) -> float:
+    """Elo difference of an expected score (±inf at 1 and 0)."""
+    if score >= 1 - 1e-9:
+        return math.inf
+    if score <= 1e-9:
+        return -math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def elo_interval(r: MatchResult) -> tuple[float, float, float]:
+    """Elo difference and its 95% interval (Wilson score interval, draws counted as half points)."""
+    n, s, z = r.n, r.score, 1.96
+    if not n:
+        return 0.0, -math.inf, math.inf
+    centre = s + z * z / (2 * n)
+    half = z * math.sqrt(s * (1 - s) / n + z * z / (4 * n * n))
+    return elo(s), elo((centre - half) / (1 + z * z / n)), elo((centre + half) / (1 + z * z / n))
+
+
+# -- running games, in this process or in workers -------------------------------------
+_worker: dict = {}
+_finalizer: list = []
+
+
+def _setup_worker(init: tuple) -> None:
+    """Load the variant and start the players of a match in this process (once per match)."""
+    if _worker.get("init") == init:
+        return
+    _close_worker()
+    if not _finalizer:  # a pool worker closes its external engines when the pool is closed
+        _finalizer.append(Finalize(None, _close_worker, exitpriority=10))
+    variant_spec, specs, movetime_ms, seed = init
+    variant = load_variant(variant_spec)
+    rng = random.Random(seed)
+    _worker.update(init=init, variant=variant, players=[])
+    for spec in specs:
+        _worker["players"].append(make_player(spec, variant, movetime_ms, rng))
+
+
+def _close_worker() -> None:
+    for p in _worker.get("players", ()):
+        p.close()
+    _worker.clear()
+
+
+def _game(job: tuple) -> tuple:
+    """Play game ``index``: the first player has ``colour``; returns (index, colour, result, pgn)."""
+    from ..pgn import write as pgn_write
+    index, colour, setup, opening_seed, plies, names, init = job
+    _setup_worker(init)
+    variant = _worker["variant"]
+    first, second = _worker["players"]
+    board = Board(variant, setup=setup)
+    random_opening(board, plies, random.Random(opening_seed))
+    white, black = (first, second) if colour == WHITE else (second, first)
+    result = play_game(board, white, black)
+    wname, bname = (names[0], names[1]) if colour == WHITE else (names[1], names[0])
+    pgn = pgn_write(board, {"Event": "morphchess match", "Round": str(index + 1), "White": wname,
+                            "Black": bname, "Result": result})
+    return index, colour, result, pgn
+
+
+def run_match(variant_spec: str, first: str, second: str, games: int, movetime_ms: int = 1000,
+              jobs: int = 1, seed: int = 1, alternate: bool = True, opening_plies: int = 2,
+              setup: str | None = None, progress=None) -> MatchResult:
+    """Play ``games`` games of ``first`` against ``second``.
+
+    Game ``i`` starts from a random opening of ``opening_plies`` plies drawn from
+    ``seed`` and the pair number, so both games of a pair (colours swapped when
+    ``alternate``) start alike.  ``setup`` names Black's array or ``random`` (one
+    per pair).  ``progress(result_so_far, finished_game)`` is called after every game.
+    """
+    parse_spec(first)
+    parse_spec(second)
+    variant = load_variant(variant_spec)
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    if jobs < 1:
+        raise ValueError("--jobs must be at least 1")
+    if setup not in (None, "random") and setup not in variant.setups:
+        raise VariantError(f"{variant.name} has no setup {setup!r}; it has: {', '.join(variant.setups)}")
+    setups = sorted(variant.setups)
+    init = (variant_spec, (first, second), movetime_ms, seed)
+    jobs_list = []
+    for i in range(games):
+        pair_rng = random.Random(f"{seed}/{i // 2 if alternate else i}")
+        pair_setup = pair_rng.choice(setups) if setup == "random" else (setup or "standard")
+        colour = WHITE if not alternate or i % 2 == 0 else BLACK
+        jobs_list.append((i, colour, pair_setup, pair_rng.getrandbits(32), opening_plies, (first, second), init))
+    result = MatchResult()
+
+    def record(game: tuple) -> None:
+        _i, colour, res, _pgn = game
+        points = {"1-0": 1.0, "0-1": 0.0}.get(res, 0.5)
+        result.add(points if colour == WHITE else 1 - points)
+        result.games.append(game)
+        if progress:
+            progress(result, game)
+
+    if jobs == 1:
+        try:
+            for job in jobs_list:
+                record(_game(job))
+        finally:
+            _close_worker()
+    else:  # workers start their players on their first game; external engines end with the pool
+        ctx = get_context("spawn" if sys.platform == "win32" else "fork")
+        with ctx.Pool(jobs) as pool:
+            for game in pool.imap_unordered(_game, jobs_list):
+                record(game)
+            pool.close()
+            pool.join()
+    result.games.sort(key=lambda g: g[0])
+    return result
+
+
+def progress_bar(total: int, stream=sys.stderr):
+    """A progress callback drawing ``[#####.....] 7/20 +5 =1 -1`` (one line per game when not a terminal)."""
+    start = time.perf_counter()
+
+    def show(r: MatchResult, game: tuple) -> None:
+        done = r.n
+        width = 30
+        filled = width * done // total
+        text = (f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                f"+{r.wins} ={r.draws} -{r.losses}  {time.perf_counter() - start:.0f}s")
+        if stream.isatty():
+            stream.write("\r" + text + ("\n" if done == total else ""))
+        else:
+            stream.write(f"{text}  (game {game[0] + 1}: {game[2]})\n")
+        stream.flush()
+    return show

@@ -1,0 +1,224 @@
+"""Play against the engine in a terminal (``morphchess play``).
+
+Moves are read as SAN (``Nf3``, ``f3(Z)``), coordinates (``e2e4``, ``e7e8q``,
+``c1c1n``) or Game Courier text (``P e2-e4``, ``N-c1``).  Commands: ``undo``,
+``hint``, ``moves``, ``save FILE``, ``help``, ``quit``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+from .board import Board, Move
+from .engine import level_limits, search
+from .gamecourier import read as read_gamecourier
+from .notation import MoveError
+from .variant import BLACK, WHITE
+
+__all__ = ["Terminal", "render", "parse_move", "main_loop"]
+
+_SYMBOLS = {"king": "♚", "queen": "♛", "rook": "♜", "bishop": "♝", "knight": "♞", "pawn": "♟"}
+_LIGHT_BG, _DARK_BG, _MARK_BG = "\033[48;5;180m", "\033[48;5;137m", "\033[48;5;143m"
+_WHITE_FG, _BLACK_FG, _RESET = "\033[1;97m", "\033[1;30m", "\033[0m"
+_COORD = re.compile(r"[a-z]\d+-?[a-z]\d+[a-z]?", re.IGNORECASE)
+
+HELP = """Enter a move as SAN (Nf3, exd5, f3(Z), O-O), coordinates (e2e4, e7e8q, c1c1n)
+or Game Courier text (P e2-e4, N-c1).  Commands:
+  moves      list the legal moves        hint   let the engine suggest a move
+  undo       take back your last move    save FILE   write the game as PGN
+  help       this text                   quit   leave"""
+
+
+def render(board: Board, colour: bool = False, unicode: bool = False, flip: bool = False) -> str:
+    """The board as text: ranks and files labelled, the last move's squares marked.
+
+    ``colour`` uses ANSI colours (square shades, white and black pieces); ``unicode``
+    draws the orthodox pieces as chess symbols and every other piece by its letter.
+    """
+    v = board.variant
+    pos = board.position
+    t = pos.t
+    last = board.move_stack[-1] if board.move_stack else None
+    marked = {last.from_square, last.to_square} if last else set()
+    ranks = range(v.ranks) if flip else range(v.ranks - 1, -1, -1)
+    files = range(v.files - 1, -1, -1) if flip else range(v.files)
+    lines = []
+    for r in ranks:
+        cells = []
+        for f in files:
+            sq = r * v.files + f
+            p = pos.board[sq]
+            letter = t.letter[p]
+            if not p:
+                ch = " " if colour else "."
+            elif unicode and colour and v.type(t.type_of[p]).name.lower() in _SYMBOLS:
+                ch = _SYMBOLS[v.type(t.type_of[p]).name.lower()]
+            elif unicode and not colour and v.type(t.type_of[p]).name.lower() in _SYMBOLS:
+                symbol = _SYMBOLS[v.type(t.type_of[p]).name.lower()]
+                ch = chr(ord(symbol) - 6) if p & 1 == WHITE else symbol  # outlined symbols for White
+            else:
+                ch = letter
+            if colour:
+                bg = _MARK_BG if sq in marked else (_DARK_BG if (f + r) % 2 == 0 else _LIGHT_BG)
+                fg = _WHITE_FG if p and p & 1 == WHITE else _BLACK_FG
+                cells.append(f"{bg}{fg} {ch} {_RESET}")
+            else:
+                cells.append(f"{ch}{'<' if sq in marked and sq == last.to_square else ' '}")
+        sep = "" if colour else " "
+        lines.append(f"{r + 1:>2} {sep.join(cells)}")
+    names = [chr(97 + f) for f in files]
+    lines.append("   " + ("".join(f" {n} " for n in names) if colour else " ".join(f"{n} " for n in names)))
+    return "\n".join(lines)
+
+
+def describe(board: Board, move: Move) -> str:
+    """A sentence about a move just found in ``board`` (before it is played): SAN plus any change of shape."""
+    v = board.variant
+    text = board.san(move)
+    names = {t.letter: t.name for t in v.types}
+    before, after = names[move.piece.upper()], names[move.new_piece.upper()]
+    if move.is_transformation:
+        text += f" ({before} transforms into {after})"
+    elif move.new_piece != move.piece:
+        how = "is promoted to" if move.is_choice else "morphs into"
+        text += f" ({before} {how} {after} on {v.square_name(move.to_square)})"
+    return text
+
+
+def parse_move(board: Board, text: str) -> Move:
+    """The legal move named by SAN, coordinate or Game Courier text; MoveError with a clear reason."""
+    text = text.strip()
+    if _COORD.fullmatch(text):
+        return board.parse_uci(text)
+    try:
+        return board.parse_san(text)
+    except (MoveError, ValueError) as san_error:
+        if "-" not in text:
+            raise MoveError(f"cannot read {text!r}: {san_error}") from None
+        try:
+            replay = read_gamecourier(text, board.variant, fen=board.fen())
+        except (MoveError, ValueError) as e:
+            raise MoveError(f"cannot read {text!r} as SAN ({san_error}) or as Game Courier text ({e})") from None
+        if len(replay.move_stack) != 1:
+            raise MoveError(f"{text!r} holds {len(replay.move_stack)} moves; enter one")
+        raw = replay.move_stack[0].raw
+        return next(m for m in board.legal_moves if m.raw == raw)
+
+
+class Terminal:
+    """One game against the engine, driven by lines of text (so it can be scripted and tested)."""
+
+    def __init__(self, board: Board, level: int, human: int, out=sys.stdout, colour: bool = False,
+                 unicode: bool = False) -> None:
+        self.board = board
+        self.limits = level_limits(level)
+        self.human = human
+        self.out = out
+        self.colour = colour
+        self.unicode = unicode
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def show(self) -> None:
+        self.say()
+        self.say(render(self.board, self.colour, self.unicode, flip=self.human == BLACK))
+        outcome = self.board.outcome()
+        if outcome is not None:
+            self.say(f"Game over: {outcome}.  (undo, save FILE or quit)")
+        else:
+            side = "White" if self.board.turn == WHITE else "Black"
+            check = " (check)" if self.board.is_check() else ""
+            self.say(f"{side} to move{check}.")
+
+    def engine_move(self) -> None:
+        board = self.board
+        self.say("Thinking...")
+        result = search(board.position, **self.limits)
+        move = next(m for m in board.legal_moves if m.raw == result.move)
+        score = f"mate in {result.mate}" if result.mate is not None else f"{result.score / 100:+.2f}"
+        self.say(f"Engine plays {describe(board, move)}   [{score}, depth {result.depth}]")
+        board.push(move)
+
+    def command(self, line: str) -> bool:
+        """Handle one line of input; False when the player quits."""
+        board = self.board
+        words = line.split()
+        if not words:
+            return True
+        cmd = words[0].lower()
+        if cmd in ("quit", "exit", "q"):
+            return False
+        if cmd in ("help", "?"):
+            self.say(HELP)
+        elif cmd == "moves":
+            self.say(" ".join(sorted(board.san(m) for m in board.legal_moves)) or "no legal moves")
+        elif cmd == "hint":
+            if board.outcome() is not None:
+                self.say("The game is over.")
+            else:
+                result = search(board.position, **self.limits)
+                move = next(m for m in board.legal_moves if m.raw == result.move)
+                self.say(f"Hint: {describe(board, move)}")
+        elif cmd == "undo":
+            if len(board.move_stack) < (1 if board.turn != self.human else 2):
+                self.say("Nothing to take back.")
+            else:
+                board.pop()
+                if board.turn != self.human:
+                    board.pop()
+                self.show()
+        elif cmd == "save":
+            if len(words) != 2:
+                self.say("Usage: save FILE")
+            else:
+                from .pgn import write
+                try:
+                    with open(words[1], "w", encoding="utf-8") as f:
+                        f.write(write(board, {"White": "you" if self.human == WHITE else "morphchess",
+                                              "Black": "you" if self.human == BLACK else "morphchess"}))
+                    self.say(f"Saved to {words[1]}.")
+                except OSError as e:
+                    self.say(f"Cannot save to {words[1]}: {e.strerror}.")
+        elif board.outcome() is not None:
+            self.say("The game is over: undo, save FILE or quit.")
+        elif board.turn != self.human:
+            self.engine_move()
+            self.show()
+        else:
+            try:
+                move = parse_move(board, line)
+            except (MoveError, ValueError) as e:
+                self.say(f"{e}.  Type 'moves' for the legal moves, 'help' for help.")
+                return True
+            self.say(f"You play {describe(board, move)}")
+            board.push(move)
+            if board.outcome() is None:
+                self.engine_move()
+            self.show()
+        return True
+
+
+def main_loop(board: Board, level: int, human: int, inp=sys.stdin, out=sys.stdout, colour: bool | None = None,
+              unicode: bool | None = None) -> None:
+    """Play a game, reading commands from ``inp`` until it ends or the player quits."""
+    tty = out.isatty() if hasattr(out, "isatty") else False
+    if colour is None:
+        colour = tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    if unicode is None:
+        unicode = tty and (getattr(out, "encoding", "") or "").lower().startswith("utf")
+    term = Terminal(board, level, human, out, colour, unicode)
+    term.say(f"{board.variant.name}: you play {'White' if human == WHITE else 'Black'}. Type 'help' for help.")
+    if board.turn != human and board.outcome() is None:
+        term.engine_move()
+    term.show()
+    while True:
+        if tty:
+            print("> ", end="", file=out, flush=True)
+        line = inp.readline()
+        if not line:
+            break
+        if not term.command(line.strip()):
+            break
