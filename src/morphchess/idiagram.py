@@ -45,7 +45,7 @@ _PIECE_START = re.compile(r"^[^=]*:")
 def _items(text: str) -> list[str]:
     """Split definition text into items (key=value or piece line)."""
     items: list[str] = []
-    for line in text.splitlines():
+    for line in text.lstrip("\ufeff").splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue

@@ -72,6 +72,22 @@ def _defaults(pos: Position, partners: dict, rights: set) -> dict[int, bool]:
     return out
 
 
+def _state_matters(pos: Position, sq: int, p: int) -> bool:
+    """Can the moved-state of piece ``p`` on ``sq`` still change what is legal?
+
+    For types with initial moves always; for a castling king only while it has
+    a partner left, for a partner only while its king has not moved.  So a
+    knight back on g1 is written plain ``N``, as in FEN."""
+    t = pos.t
+    if t.has_initial[p]:
+        return True
+    if t.castle[p | 2]:
+        return any(pos.board[ps] & 3 == 2 | (p & 1) for (c, r, _s), ps in t.partner_of.items()
+                   if c == p & 1 and r == sq // t.files)
+    return sq in t.partner_squares[p & 1] and any(
+        pos.board[k] & 2 and t.castle[pos.board[k]] for k in pos.royals[p & 1])
+
+
 def to_fen(pos: Position) -> str:
     """The position as FEN-like text; :func:`from_fen` reads it back exactly."""
     t = pos.t
@@ -99,7 +115,7 @@ def to_fen(pos: Position) -> str:
                 row += str(empty)
                 empty = 0
             row += t.letter[p]
-            if sq in defaults and defaults[sq] != bool(p & 2):
+            if sq in defaults and defaults[sq] != bool(p & 2) and _state_matters(pos, sq, p):
                 row += "^" if p & 2 else "*"
         rows.append(row + (str(empty) if empty else ""))
     castling = field[WHITE] + field[BLACK] or "-"
@@ -156,6 +172,7 @@ def from_fen(variant: Variant, fen: str) -> Position:
                 found = [ps for (c, _s, _k), ps in partners.items() if c == colour and ps is not None and ps % t.files == f]
             else:
                 raise FenError(f"castling field {castling!r}: {ch!r} is not K, Q, k, q or a file letter")
+            found = [ps for ps in found if pos.board[ps] and pos.board[ps] & 1 == colour]
             if not found:
                 raise FenError(f"castling field {castling!r}: no castling king and partner for {ch!r}")
             rights.update(found)

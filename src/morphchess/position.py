@@ -74,7 +74,22 @@ class Position:
         if self.ep:
             h ^= self.ep[2]
         self.royals = (tuple(roy[0]), tuple(roy[1]))
-        self.hash = h
+        self.hash = h ^ self.castle_key()
+
+    def castle_key(self) -> int:
+        """Hash part of the castling rights: an unmoved castling king and an unmoved partner."""
+        t = self.t
+        b = self.board
+        F = t.files
+        key = 0
+        for (colour, rank, side), ps in t.partner_of.items():
+            if b[ps] & 3 == 2 | colour:
+                for r in self.royals[colour]:
+                    k = b[r]
+                    if k & 2 and r // F == rank and t.castle[k] and (ps % F - r % F) * side > 0:
+                        key ^= t.zob_castle[(colour, rank, side)]
+                        break
+        return key
 
     def ep_key(self, squares: tuple, capturer: int) -> int:
         """Hash part of en-passant squares: only squares a piece of ``capturer`` could take on count
@@ -296,6 +311,9 @@ class Position:
         us = self.turn
         ep = self.ep
         saved = (self.halfmove, self.hash, self.royals)
+        rights = t.castle_squares and (frm in t.castle_squares or to in t.castle_squares or t.royal[piece])
+        if rights:
+            h0 = self.castle_key()
         h = self.hash ^ t.zob_side ^ z[piece][frm] ^ z[new][to]
         if ep:
             h ^= ep[2]
@@ -342,6 +360,8 @@ class Position:
         royal = t.royal
         if royal[piece] or royal[new] or (cap and royal[cap]):
             self._move_royals(frm, to, piece, new, cap, us)
+        if rights:
+            h ^= h0 ^ self.castle_key()
         if us == BLACK:
             self.fullmove += 1
         self.turn = us ^ 1

@@ -153,6 +153,10 @@ class Tables:
             for c in range(n) if self.valid[c])
         self.has_ep = has_ep
         self.partner_of = self._castling_partners(v)
+        self.partner_squares = [{sq for (c, _r, _s), sq in self.partner_of.items() if c == colour}
+                                for colour in (WHITE, BLACK)]
+        self.has_initial = [self.valid[c] and any(s.initial for s in v.type(self.type_of[c]).moves.steps)
+                            for c in range(n)]
         self._attack_tables(v)
         self._zobrist(v)
 
@@ -274,14 +278,13 @@ class Tables:
         self.zob = [[rnd.getrandbits(64) for _ in range(size)] for _ in range(self.ncodes)]
         self.zob_side = rnd.getrandbits(64)
         self.zob_ep = [rnd.getrandbits(64) for _ in range(size)]
-        # The moved-state is part of the position only where it can matter:
-        # pieces with initial moves or castling, and castling partners.
-        partners = {(sq, colour) for (colour, _r, _s), sq in self.partner_of.items()}
+        # The moved-state is hashed only for types with initial moves; castling
+        # enters the hash as rights (Position.castle_key), as in FIDE chess.
+        self.zob_castle = {key: rnd.getrandbits(64) for key in self.partner_of}
+        self.castle_squares = frozenset(self.partner_of.values())
         for t in v.types:
-            if not self.tracks_virgin[t.index] or t.moves.castlings or any(s.initial for s in t.moves.steps):
+            if any(s.initial for s in t.moves.steps):
                 continue
             for colour in (WHITE, BLACK):
                 moved, virgin = code(t.index, colour), code(t.index, colour, True)
-                for sq in range(size):
-                    if (sq, colour) not in partners:
-                        self.zob[virgin][sq] = self.zob[moved][sq]
+                self.zob[virgin] = self.zob[moved]

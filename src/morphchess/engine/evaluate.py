@@ -38,6 +38,7 @@ ROUNDS = 4             # how many moves ahead the morph/promotion value looks
 CENTRE = 5             # centipawns per reachable square above the piece's average
 KING_SHELTER = 12      # middlegame: centipawns a royal piece loses per rank it leaves home
 ROYAL_ORDER_VALUE = 2000  # a royal piece as attacker sorts last in capture ordering
+QS_GAIN = 150          # a quiet move gaining this much by morph or promotion counts as tactical
 
 
 def _square_mobility(v: Variant, t) -> list[float]:
@@ -82,7 +83,8 @@ def piece_values(variant: Variant) -> dict[str, int]:
 
 class EvalTables:
     """Per-code tables the search reads: ``pst`` (signed, White positive), ``value``, ``order_value``,
-    ``counts`` (the piece counts as material for the bare-king rule) and ``pawnlike``.
+    ``counts`` (the piece counts as material for the bare-king rule), ``pawnlike`` and
+    ``gainers[code][square]`` (some move from there gains at least :data:`QS_GAIN` by changing shape).
 
     ``phase`` is 1.0 with all pieces on the board and 0.0 in a bare endgame; it blends the royal
     pieces' table from "stay home" to "come to the centre".
@@ -133,26 +135,22 @@ class EvalTables:
                 else:
                     score = worth[c][sq] + centre
                 row[sq] = sign * round(score)
+        self.gainers = [[False] * size for _ in range(n)]
+        for c in range(n):
+            if t.valid[c] and not t.royal[c]:
+                sign = -1 if c & 1 == BLACK else 1
+                for sq in range(size):
+                    here = self.pst[c][sq]
+                    self.gainers[c][sq] = any(sign * (self.pst[x][to] - here) >= QS_GAIN
+                                              for to, codes in _targets(t, c, sq) for x in codes)
 
     def _lookahead(self, t, n: int, size: int) -> list[list[float]]:
         """Value of each code on each square, counting what it can turn into on the squares it reaches."""
         base = [float(v) for v in self.value]
         reach = [None] * n
         for c in range(n):
-            if not t.valid[c] or t.royal[c]:
-                continue
-            per_sq = []
-            for sq in range(size):
-                targets = set(t.leaps[c][sq])
-                for ray in t.slides[c][sq]:
-                    targets.update(ray)
-                targets.update(spec[0] for spec in t.specials[c][sq])
-                after = []
-                for to in targets:
-                    choices = t.promo[c][to] if t.promo[c] else None
-                    after.append((to, choices or (t.morph_to[c][to],)))
-                per_sq.append(after)
-            reach[c] = per_sq
+            if t.valid[c] and not t.royal[c]:
+                reach[c] = [_targets(t, c, sq) for sq in range(size)]
         worth = [[base[c]] * size for c in range(n)]
         for _ in range(ROUNDS):
             new = [row[:] for row in worth]
@@ -171,6 +169,16 @@ class EvalTables:
         """Static score of a board from White's point of view (the search updates it incrementally)."""
         pst = self.pst
         return sum(pst[p][sq] for sq, p in enumerate(board) if p)
+
+
+def _targets(t, c: int, sq: int) -> list[tuple[int, tuple]]:
+    """Squares code ``c`` reaches from ``sq`` on an empty board, each with the codes it may become there."""
+    targets = set(t.leaps[c][sq])
+    for ray in t.slides[c][sq]:
+        targets.update(ray)
+    targets.update(spec[0] for spec in t.specials[c][sq])
+    promo = t.promo[c]
+    return [(to, (promo[to] if promo and promo[to] else None) or (t.morph_to[c][to],)) for to in targets]
 
 
 _cache: dict = {}

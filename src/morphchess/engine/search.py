@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..position import Position
-from .evaluate import eval_tables, game_phase
+from .evaluate import QS_GAIN, eval_tables, game_phase
 
 __all__ = ["SearchResult", "search", "level_limits", "MATE"]
 
@@ -34,7 +34,6 @@ MAX_PLY = 100
 TT_LIMIT = 400_000      # entries before the transposition table is cleared
 EXACT, LOWER, UPPER = 0, 1, 2
 FUTILITY_MARGIN = 150
-QS_GAIN = 150           # a quiet promotion/morph enters the quiescence search if it gains this much
 
 
 @dataclass
@@ -141,39 +140,40 @@ class _Searcher:
             result.seconds = time.perf_counter() - self.start
             return result
         ev = self.et.evaluate(pos.board)
-        root = [[0, m] for m in self._order(legal, None, 0)]
-        result.move = root[0][1]
+        root = self._order(legal, None, 0)
+        result.move = root[0]
         for depth in range(1, self.max_depth + 1):
             try:
                 score = self._root(root, depth, ev)
             except _Stop:
-                if root[0][1] != result.move:  # a better move found in the unfinished iteration
-                    result.move, result.pv = root[0][1], [root[0][1]]
+                if root[0] != result.move:  # a better move found in the unfinished iteration
+                    result.move, result.pv = root[0], [root[0]]
                 break
             finally:
                 result.nodes = self.nodes
                 result.seconds = time.perf_counter() - self.start
-            best = root[0][1]
+            best = root[0]
             result.move, result.score, result.depth = best, score, depth
             result.mate = mate_moves(score)
             result.pv = self._pv(best, depth)
             if self.on_info:
                 self.on_info(SearchResult(best, score, result.mate, list(result.pv), depth, self.nodes,
                                           result.seconds))
-            if (len(legal) == 1 and self.deadline) or (result.mate is not None and result.mate > 0 and 2 * result.mate - 1 <= depth):
+            if len(legal) == 1 and self.deadline:
                 break
-            if self.movetime and result.seconds > 0.45 * self.movetime:
+            if result.mate is not None and 0 < 2 * result.mate - 1 <= depth:  # the shortest mate is found
+                break
+            if self.movetime and result.seconds > 0.6 * self.movetime:
                 break
             if self.node_limit and self.nodes >= self.node_limit:
                 break
         return result
 
     def _root(self, root: list, depth: int, ev: int) -> int:
-        """One iteration at the root: reorders ``root`` so the best move is first and returns its score."""
+        """One iteration over the root moves: moves the best to the front of ``root``, returns its score."""
         pos = self.pos
         alpha, beta = -MATE - 1, MATE + 1
-        for i, entry in enumerate(root):
-            m = entry[1]
+        for i, m in enumerate(root):
             d_ev, captured = self._make(m)
             try:
                 if i == 0:
@@ -184,14 +184,11 @@ class _Searcher:
                         score = -self._node(depth - 1, -beta, -alpha, 1, ev + d_ev, True)
             finally:
                 self._unmake(captured)
-            entry[0] = score
             if score > alpha:
                 alpha = score
                 if i:  # a new best move: move it to the front, keep the others' order
                     root.insert(0, root.pop(i))
-        for entry in root[1:]:
-            entry[0] = -MATE - 1
-        self.tt[pos.hash] = (depth, EXACT, alpha, root[0][1])
+        self.tt[pos.hash] = (depth, EXACT, alpha, root[0])
         return alpha
 
     def _pv(self, first, depth: int) -> list:
@@ -417,31 +414,9 @@ class _Searcher:
             return stand
         if stand > alpha:
             alpha = stand
-        b = pos.board
-        pst = self.pst
-        order_value = self.order_value
-        sign = 1 if us == 0 else -1
-        cands = []
-        for m in pos.pseudo_moves():
-            frm, to, new, sp = m
-            cap = b[to]
-            if sp is not None:
-                if sp[0] == "x":
-                    cap = b[sp[1]]
-                elif sp[0] != "d":
-                    continue
-            piece = b[frm]
-            if cap:
-                # gain estimate: what the victim is worth here plus what the mover gains by changing shape
-                gain = sign * (pst[new][to] - pst[piece][frm] - pst[cap][to if sp is None else sp[1]])
-                cands.append((order_value[cap] * 16 - order_value[piece] // 16, gain, m))
-            elif qply == 0:
-                gain = sign * (pst[new][to] - pst[piece][frm])
-                if gain >= QS_GAIN:
-                    cands.append((gain, gain, m))
+        cands = self._tactical_moves(qply == 0)
         if not cands:
             return alpha
-        cands.sort(key=lambda c: c[0], reverse=True)
         them = us ^ 1
         for _key, gain, m in cands:
             if stand + gain + FUTILITY_MARGIN < alpha:
@@ -461,6 +436,81 @@ class _Searcher:
                 if alpha >= beta:
                     break
         return alpha
+
+    def _tactical_moves(self, with_gains: bool) -> list:
+        """Captures (and, if ``with_gains``, quiet moves gaining QS_GAIN by morph or promotion), each as
+        (order key, estimated gain, move), best first.  Pseudo-legal: the caller checks legality.
+
+        A lean generator over the core's move tables that skips quiet moves instead of building
+        them, because the quiescence search runs it at most nodes."""
+        pos = self.pos
+        t = self.t
+        b = pos.board
+        us = pos.turn
+        pst = self.pst
+        order_value = self.order_value
+        gainers = self.et.gainers
+        sign = 1 if us == 0 else -1
+        leaps, slides, specials, morph_to, promo = t.leaps, t.slides, t.specials, t.morph_to, t.promo
+        ep = pos.ep
+        out = []
+        add = out.append
+        for sq, p in enumerate(b):
+            if not p or (p & 1) != us:
+                continue
+            mt = morph_to[p]
+            pr = promo[p]
+            base = pst[p][sq]
+            quiet_gain = with_gains and gainers[p][sq]
+            hits = []
+            quiet = []
+            for to in leaps[p][sq]:
+                q = b[to]
+                if not q:
+                    if quiet_gain:
+                        quiet.append((to, None))
+                elif (q & 1) != us:
+                    hits.append(to)
+            for ray in slides[p][sq]:
+                for to in ray:
+                    q = b[to]
+                    if q:
+                        if (q & 1) != us:
+                            hits.append(to)
+                        break
+                    if quiet_gain:
+                        quiet.append((to, None))
+            for to, blockers, can_move, can_capture, can_ep, double in specials[p][sq]:
+                if blockers:
+                    blocked = False
+                    for x in blockers:
+                        if b[x]:
+                            blocked = True
+                            break
+                    if blocked:
+                        continue
+                q = b[to]
+                if q:
+                    if can_capture and (q & 1) != us:
+                        hits.append(to)
+                elif can_ep and ep and to in ep[0]:
+                    victim = b[ep[1]]
+                    gain = sign * (pst[mt[to]][to] - base - pst[victim][ep[1]])
+                    add((order_value[victim] * 16 - order_value[p] // 16, gain, (sq, to, mt[to], ("x", ep[1]))))
+                elif can_move and quiet_gain:
+                    quiet.append((to, double))
+            for to in hits:
+                victim = b[to]
+                key = order_value[victim] * 16 - order_value[p] // 16
+                for new in (pr[to] if pr and pr[to] else (mt[to],)):
+                    add((key, sign * (pst[new][to] - base - pst[victim][to]), (sq, to, new, None)))
+            for to, special in quiet:
+                for new in (pr[to] if pr and pr[to] else (mt[to],)):
+                    gain = sign * (pst[new][to] - base)
+                    if gain >= QS_GAIN:
+                        add((gain, gain, (sq, to, new, special)))
+        out.sort(key=lambda c: c[0], reverse=True)
+        return out
 
     # -- move ordering -----------------------------------------------------------
     def _order(self, moves: list, tt_move, ply: int) -> list:

@@ -32,7 +32,7 @@ def load_variant(spec: str) -> Variant:
     path = Path(spec)
     if path.is_file():
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as e:
             raise VariantError(f"{spec}: cannot read the file ({e})") from None
         return load(text, path.stem)

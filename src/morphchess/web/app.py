@@ -122,6 +122,7 @@ def _state_view(game: Game) -> dict:
     job = game.job
     return {
         "id": game.id,
+        "version": game.version,
         "variant": game.key,
         "name": v.name,
         "setup": board.setup,
@@ -210,6 +211,7 @@ def create_app(store: Store | None = None) -> FastAPI:
                 game.players[BLACK] = body.black
             if body.level:
                 game.level = body.level
+            game.version += 1
         return state_view(game)
 
     @app.get("/api/games/{gid}/positions/{ply}", summary="the board after the first `ply` moves")

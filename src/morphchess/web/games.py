@@ -12,7 +12,7 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 
-from .. import gamecourier
+from .. import engine, gamecourier
 from ..board import Board, Move
 from ..idiagram import load
 from ..notation import MoveError, move_to_coord
@@ -62,10 +62,8 @@ class EngineJob:
     """One search running in a thread; ``stop`` ends it early with the best move so far."""
 
     level: int
-    ply: int  # the game's length when the search started
     stop: threading.Event = field(default_factory=threading.Event)
-    info: dict = field(default_factory=dict)
-    error: str | None = None
+    info: dict = field(default_factory=dict)  # progress: depth, score, principal variation
     thread: threading.Thread | None = None
 
 
@@ -81,6 +79,7 @@ class Game:
         self.notes: list[dict] = []  # each move of board.move_stack in coordinate text, SAN and GC
         self.job: EngineJob | None = None
         self.last_engine: dict = {}
+        self.version = 0  # counts changes, so that the page can drop answers that come late
         self.lock = threading.RLock()
 
     # -- playing ----------------------------------------------------------------
@@ -101,6 +100,7 @@ class Game:
         self.notes.append({"uci": move.uci(), "san": self.board.san(move),
                            "gc": gamecourier.write_move(self.board, move)})
         self.board.push(move)
+        self.version += 1
 
     def play(self, text: str) -> Move:
         """Play a move given as text for the side to move."""
@@ -122,6 +122,8 @@ class Game:
             for _ in range(plies):
                 self.board.pop()
                 self.notes.pop()
+            self.last_engine = {}
+            self.version += 1
 
     # -- the engine ---------------------------------------------------------------
     def start_engine(self, level: int | None = None) -> EngineJob:
@@ -131,15 +133,14 @@ class Game:
                 raise Conflict("the engine is already thinking")
             if self.board.outcome() is not None:
                 raise Conflict("the game is over")
-            job = EngineJob(level or self.level, len(self.board.move_stack))
+            job = EngineJob(level or self.level)
             self.job = job
+            self.version += 1
             job.thread = threading.Thread(target=self._think, args=(job,), daemon=True, name=f"engine-{self.id}")
             job.thread.start()
             return job
 
     def _think(self, job: EngineJob) -> None:
-        from .. import engine  # imported here: the engine is only needed once someone plays it
-
         def on_info(info) -> None:
             job.info = _info_view(self.board, info)
 
@@ -147,11 +148,11 @@ class Game:
             pos = self.board.position.copy()
             result = engine.search(pos, stop=job.stop, on_info=on_info, **engine.level_limits(job.level))
         except Exception as e:  # noqa: BLE001 - reported to the page instead of lost in a thread
-            job.error = f"the engine failed: {e}"
             with self.lock:
                 if self.job is job:
                     self.job = None
-                    self.last_engine = {"error": job.error}
+                    self.version += 1
+                    self.last_engine = {"error": f"the engine failed: {e}"}
             return
         with self.lock:
             if self.job is not job:
@@ -165,6 +166,7 @@ class Game:
                                     "seconds": round(result.seconds, 2), "stopped": job.stop.is_set()}
                 self.push(move)
             self.job = None
+            self.version += 1
 
     def stop_engine(self) -> None:
         """Ask the thinking engine to play its best move so far."""
@@ -182,6 +184,7 @@ class Game:
         with self.lock:
             job = self.job
             self.job = None
+            self.version += 1
         if job:
             job.stop.set()
             if job.thread:

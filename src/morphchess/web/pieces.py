@@ -4,8 +4,9 @@ Every piece type gets a *symbol*: a base glyph (the six orthodox ones plus
 ``nightrider``, ``commoner``), optionally split with a second glyph (left half
 | right half: the compounds archbishop, chancellor, amazon, ...) and optionally
 a small badge (``plus`` for a dragon horse's extra wazir steps, ``cross`` for a
-dragon king's ferz steps, ``crown`` for a royal non-king, ``speed`` for a
-speedpawn, ``mitre``/``horse`` for Polymorph's Knishop and Bishight).  Types
+dragon king's ferz steps, ``rider`` (an infinity sign) for a compound whose knight
+part is a nightrider, ``crown`` for a royal non-king, ``speed`` for a speedpawn,
+``mitre``/``horse`` for Polymorph's Knishop and Bishight).  Types
 with no known shape are drawn as their letter in a disc.
 """
 
@@ -82,6 +83,8 @@ BADGES: dict[str, str] = {
     "cross": '<path d="M72 14 L88 30 M88 14 L72 30" stroke-width="5"/>',
     "speed": '<path d="M72 24 L80 16 L88 24 M72 32 L80 24 L88 32" stroke-width="4" fill="none"/>',
     "crown": '<path d="M70 30 L70 16 L75 22 L80 13 L85 22 L90 16 L90 30 Z" stroke-width="2"/>',
+    "rider": '<path d="M80 22 C76 14 69 15 69 22 C69 29 76 30 80 22 C84 14 91 15 91 22 C91 29 84 30 80 22 Z" '
+             'fill="none" stroke-width="3.5"/>',
 }
 # Badges that are small glyphs: Polymorph's Knishop (knight + backward bishop) and Bishight.
 GLYPH_BADGES = {"mitre": "bishop", "horse": "knight"}
@@ -95,7 +98,7 @@ NAMES: dict[str, Symbol] = {
     "marshall": Symbol("knight", "rook"), "empress": Symbol("knight", "rook"),
     "amazon": Symbol("knight", "queen"), "dragon horse": Symbol("bishop", badge="plus"),
     "dragon king": Symbol("rook", badge="cross"), "nightrider": Symbol("nightrider"),
-    "cardinalrider": Symbol("nightrider", "bishop"), "chancellorrider": Symbol("nightrider", "rook"),
+    "cardinalrider": Symbol("knight", "bishop", "rider"), "chancellorrider": Symbol("knight", "rook", "rider"),
     "speedpawn": Symbol("pawn", badge="speed"), "knishop": Symbol("knight", badge="mitre"),
     "bishight": Symbol("bishop", badge="horse"), "duke": Symbol("commoner"),
     "commoner": Symbol("commoner"), "man": Symbol("commoner"),

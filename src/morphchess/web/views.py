@@ -78,7 +78,9 @@ def variant_view(key: str, v: Variant) -> dict:
             "morph": None if t.morph is None else [v.type(i).letter if i else "" for i in t.morph],
             "diagram": move_diagram(v, t),
         })
-    letter = lambda i: v.type(i).letter  # noqa: E731
+    def letter(i: int) -> str:
+        return v.type(i).letter
+
     return {
         "key": key,
         "name": v.name,

@@ -13,8 +13,9 @@ const app = {
   variant: null,
   game: null,
   viewing: null, // ply shown while looking at an earlier position, else null
-  engineAskedAt: null, // ply at which the engine was last asked to move
+  engineAsked: null, // "game id:ply" at which the engine was last asked to move
   polling: false,
+  players: Promise.resolve(), // the queue of changes of players
 };
 
 const board = new BoardView($("board"), { onMove: playMove, choose });
@@ -88,20 +89,21 @@ function save(game) {
   localStorage.setItem(STORAGE, JSON.stringify(record));
 }
 
-// Show a game state.  A state of another game than the current one is stale (a late answer)
-// unless ``switching`` says that this game replaces the current one.
+// Show a game state.  A state of another game than the current one, or older than the one shown,
+// is a late answer and is dropped, unless ``switching`` says that this game replaces the current one.
 async function setGame(game, switching = false) {
-  if (!switching && app.game && app.game.id !== game.id) return;
+  (window.__log = window.__log || []).push([game.id.slice(0,4), game.version, game.history.length, game.thinking, game.turn, switching, app.game ? app.game.version : null, new Error().stack.split("\n")[2]]);
+  if (!switching && app.game && (app.game.id !== game.id || game.version < app.game.version)) return;
   if (!app.variant || app.variant.key !== game.variant) showVariant(await variantView(game.variant));
   const fresh = !app.game || app.game.id !== game.id;
   app.game = game;
-  if (fresh) {
+  if (fresh) { // the controls show the new game's choices; later they are the user's
     app.viewing = null;
     $("setup").value = game.setup;
+    $("white").value = game.players.white;
+    $("black").value = game.players.black;
+    $("level").value = String(game.level);
   }
-  $("white").value = game.players.white;
-  $("black").value = game.players.black;
-  $("level").value = String(game.level);
   save(game);
   draw();
   maybeEngine();
@@ -193,10 +195,10 @@ async function maybeEngine() {
     poll();
     return;
   }
-  const ply = game.history.length;
-  if (game.outcome || game.players[game.turn] !== "engine" || app.engineAskedAt === ply) return;
+  const asked = `${game.id}:${game.history.length}`;
+  if (game.outcome || game.players[game.turn] !== "engine" || app.engineAsked === asked) return;
   if (game.engine && game.engine.error) return;
-  app.engineAskedAt = ply;
+  app.engineAsked = asked;
   try {
     await setGame(await api.engine(game.id, game.level));
   } catch (e) {
@@ -218,7 +220,6 @@ async function poll() {
 
 // -- controls ------------------------------------------------------------------------------------------
 async function newGame(spec) {
-  app.engineAskedAt = null;
   const game = await api.newGame({
     white: $("white").value, black: $("black").value, level: Number($("level").value), ...spec,
   });
@@ -241,22 +242,25 @@ async function takeBack() {
   const bothEngines = game.players.white === "engine" && game.players.black === "engine";
   while (!bothEngines && plies < n && game.players[sideAfter(plies)] === "engine") plies++;
   try {
-    app.engineAskedAt = n - plies;
     await setGame(await api.undo(game.id, plies));
   } catch (e) {
     showError(e);
   }
 }
 
-async function changePlayers() {
-  try {
-    app.engineAskedAt = null;
-    await setGame(await api.setPlayers(app.game.id, {
-      white: $("white").value, black: $("black").value, level: Number($("level").value),
-    }));
-  } catch (e) {
-    showError(e);
-  }
+// Changes of players are sent one after the other, each with the choices as they are then,
+// so that quick changes reach the server in order.
+function changePlayers() {
+  app.players = app.players.then(async () => {
+    try {
+      app.engineAsked = null; // the engine may now have to move here
+      await setGame(await api.setPlayers(app.game.id, {
+        white: $("white").value, black: $("black").value, level: Number($("level").value),
+      }));
+    } catch (e) {
+      showError(e);
+    }
+  });
 }
 
 async function exportRecord(format) {
@@ -271,7 +275,6 @@ async function exportRecord(format) {
 async function importRecord() {
   $("record-error").textContent = "";
   try {
-    app.engineAskedAt = null;
     const game = await api.importRecord({
       text: $("record-text").value, ...currentVariantSpec(), setup: $("setup").value || null,
       white: "human", black: "human", level: Number($("level").value),
