@@ -1,4 +1,4 @@
-"""Morph-free 9x9 definitions against Fairy-Stockfish (pyffish), move set by move set.
+"""Morph-free 9x9 definitions (and Capablanca Chess, 10x8) against Fairy-Stockfish (pyffish).
 
 Each variant is written twice: as Interactive Diagram text for morphchess and as a
 Fairy-Stockfish variant configuration.  At every node of the tree the two move lists
@@ -13,7 +13,7 @@ import random
 import pytest
 
 from morphchess import Position, load
-from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
+from morphchess.notation import from_fen, move_to_coord, to_fen
 
 sf = pytest.importorskip("pyffish")
 
@@ -89,7 +89,36 @@ VARIANTS = {
         promotionPieceTypes = qaz
         startFen = rntqkzwnr/pspspspsp/9/9/9/9/9/PSPSPSPSP/RNTQKZWNR w KQkq - 0 1
         """),
+    # Castling partners of another type: chancellors in the corners (Snappy castles with pawns).
+    "mcpartner": ("""
+        files=9 ranks=9 promoChoice=QC
+        pawn:P:ifmnDfmWfceF:pawn:a2-i2
+        chancellor:C:RN:chancellor:a1,i1
+        knight:N:N:knight:b1,h1
+        bishop:B:B:bishop:c1,g1
+        queen:Q:Q:queen:d1,f1
+        king:K:KisO3:king:e1
+        """, """
+        customPiece1 = c:RN
+        castlingRookPieces = c
+        startFen = cnbqkqbnc/ppppppppp/9/9/9/9/9/PPPPPPPPP/CNBQKQBNC w KQkq - 0 1
+        promotionPieceTypes = qc
+        doubleStepRank = 2
+        """),
 }
+
+# Fairy-Stockfish's own Capablanca Chess (10x8, castling O3 on ten files), written as a definition.
+CAPABLANCA = """
+files=10 ranks=8 promoChoice=QRBNAC royal=K
+pawn:P:ifmnDfmWfceF:pawn:a2-j2
+rook:R:R:rook:a1,j1
+knight:N:N:knight:b1,i1
+archbishop:A:BN:cardinal:c1
+bishop:B:B:bishop:d1,g1
+queen:Q:Q:queen:e1
+king:K:KisO3:king:f1
+chancellor:C:RN:chancellor:h1
+"""
 
 COMMON = """
 maxRank = 9
@@ -106,7 +135,9 @@ def variants():
     """name -> morphchess Variant, with every Fairy-Stockfish section loaded."""
     ini = "".join(f"[{name}:chess]{COMMON}{section}\n" for name, (_, section) in VARIANTS.items())
     sf.load_variant_config("\n".join(line.strip() for line in ini.splitlines()))
-    return {name: load(text, name) for name, (text, _) in VARIANTS.items()}
+    out = {name: load(text, name) for name, (text, _) in VARIANTS.items()}
+    out["capablanca"] = load(CAPABLANCA, "capablanca")
+    return out
 
 
 def ours(pos: Position) -> dict:
@@ -139,7 +170,7 @@ def test_start_fen_agrees(variants):
         assert to_fen(Position(v)) == sf.start_fen(name)
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("name", [*VARIANTS, "capablanca"])
 def test_start_position_depth3(variants, name):
     pos = Position(variants[name])
     before = to_fen(pos)
@@ -153,11 +184,15 @@ FENS = [
     ("mcfairy", "r3k3r/pPp3pp1/9/9/9/9/9/1P4Pp1/R3K3R w KQkq - 0 1", 3),
     ("mcfairy", "r3k3r/9/9/3pP4/9/9/9/9/R3K3R w KQkq d7 0 1", 3),
     ("mcfairy", "r3k3r/1P7/9/9/4c4/9/9/4A4/R3K3R b KQkq - 0 1", 2),
-    ("mcfairy", "4k4/2P6/9/9/6Pp1/9/9/9/R3K3R b KQ g4 0 1", 3),
+    ("mcfairy", "4k4/2P6/9/9/9/6Pp1/9/9/R3K3R b KQ g3 0 1", 3),
     ("mcriders", "r3k3r/ppP6/9/3N5/9/9/6n2/2p3PPP/R3K3R w KQkq - 0 1", 3),
     ("mcriders", "r3k3r/9/9/9/4n4/9/9/9/R3K3R w KQkq - 0 1", 2),
     ("mcspeed", "r3k3r/1sP6/P8/9/9/9/4S4/1p6p/R3K3R w KQkq - 0 1", 3),
     ("mcspeed", "r3k3r/S1z6/9/9/4Z4/9/9/1s7/R3K3R b KQkq - 0 1", 2),
+    ("mcpartner", "c3k3c/pp5pp/9/9/4q4/9/9/PP3P1PP/C3K3C w KQkq - 0 1", 3),
+    ("mcpartner", "c3k3c/1P7/9/9/9/9/9/9/C3K3C b KQkq - 0 1", 3),
+    ("capablanca", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1", 3),
+    ("capablanca", "r4k3r/1P8/5c4/10/10/10/10/R4K3R w KQkq - 0 1", 2),
 ]
 
 
@@ -182,5 +217,4 @@ def test_random_games_then_perft(variants, name):
             text = rng.choice(sorted(mine))
             pos.make(mine[text])
             moves.append(text)
-        fen = to_fen(pos)
-        walk(from_fen(v, fen), name, sf.get_fen(name, start, moves), [], 2)
+        walk(pos, name, sf.get_fen(name, start, moves), [], 2)

@@ -1,0 +1,156 @@
+"""The engine: piece values, tactics in every variant (mates by morph and by transformation), limits."""
+
+import threading
+
+import pytest
+
+from morphchess import Position, builtin
+from morphchess.cli import main
+from morphchess.engine import level_limits, piece_values, search
+from morphchess.engine.evaluate import EvalTables
+from morphchess.notation import from_fen, move_to_coord, to_fen
+
+# (variant, position, the mating move(s), how it mates: "plain", "morph" or "transformation")
+MATES = [
+    # back-rank mate
+    ("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", {"a1a8"}, "plain"),
+    # a bishop turns into a knight (or a knishop, whose forward knight leaps also reach h8): smothered mate
+    ("polymorph", "6rk/5Bpp/8/8/8/8/8/K7 w - - 0 1", {"f7f7n", "f7f7a"}, "transformation"),
+    # the queen reaches the dark square f8 and becomes an amazon, whose knight leap mates on h9
+    ("morphomania", "6pkp/6ppp/9/9/9/9/5Q3/9/K8 w - - 0 1", {"f3f8"}, "morph"),
+    # the rook lands on h7, becomes an amazon and mates i9 with a knight leap
+    ("crossroads", "7pk/7p1/9/9/9/9/9/9/1K5R1 w - - 0 1", {"h1h7"}, "morph"),
+    # the nightrider leaps to e7 (e5) and becomes a queen (an amazon) there
+    ("snappy-chess", "3pkp3/3p1p3/9/2N6/9/9/9/9/K8 w - - 0 1", {"c6e7", "c6e5"}, "morph"),
+    # the bishop (FAGAY) leaps to e5 and becomes an amazon checking up the file
+    ("morphing-chess", "9/3ppp3/3pkp3/3p1p3/9/9/2B6/9/K8 w - - 0 1", {"c3e5"}, "morph"),
+]
+
+
+@pytest.mark.parametrize("variant,fen,mates,how", MATES, ids=[m[0] for m in MATES])
+def test_mate_in_one(variant, fen, mates, how):
+    pos = from_fen(builtin(variant), fen)
+    before = pos.hash
+    result = search(pos, depth=3)
+    assert pos.hash == before and to_fen(pos) == fen
+    assert move_to_coord(pos, result.move) in mates
+    assert result.mate == 1 and result.score > 90_000
+    frm, to, new, special = result.move
+    old = pos.board[frm]
+    pos.make(result.move)
+    outcome = pos.outcome()
+    assert outcome is not None and outcome.termination == "checkmate" and outcome.winner == 0
+    assert (special == ("t",)) == (how == "transformation")
+    assert (pos.t.type_of[new] != pos.t.type_of[old]) == (how != "plain")
+    if how == "morph":  # the unchanged piece on the same square would not give check
+        pos.unmake()
+        pos.make((frm, to, old & ~2, special))
+        assert not pos.in_check()
+
+
+WINNING_CAPTURES = [
+    ("chess", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "d2d5"),
+    ("polymorph", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "d2d5"),
+] + [(v, "4k4/9/9/9/3z5/9/9/9/3RK4 w - - 0 1", "d1d5")
+     for v in ("morphomania", "snappy-chess", "morphing-chess", "crossroads")]
+
+
+@pytest.mark.parametrize("variant,fen,best", WINNING_CAPTURES, ids=[w[0] for w in WINNING_CAPTURES])
+def test_winning_capture(variant, fen, best):
+    pos = from_fen(builtin(variant), fen)
+    result = search(pos, depth=3)
+    assert move_to_coord(pos, result.move) == best
+    assert result.score > 500
+
+
+def test_mated_side_sees_the_mate():
+    pos = from_fen(builtin("chess"), "k7/8/1K6/8/8/8/8/7R b - - 0 1")
+    result = search(pos, depth=3)
+    assert result.mate == -1 and move_to_coord(pos, result.move) == "a8b8"  # forced, then Rh8 mates
+
+
+def test_no_legal_move():
+    pos = from_fen(builtin("chess"), "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    result = search(pos, depth=2)
+    assert result.move is None and result.mate == 0
+
+
+def test_stalemating_wins_where_stalemate_loses():
+    # Morphomania: the stalemated side loses.  Black's rook is pinned by the bishop, the pawn on
+    # b9 is stuck behind it and the white king guards a8: a bishop move along the pin line (or
+    # anything else keeping all that) wins.  No white move gives check.
+    v = builtin("morphomania")
+    pos = from_fen(v, "kp7/1r7/K8/3B5/9/9/9/9/9 w - - 0 1")
+    result = search(pos, depth=3)
+    assert result.mate == 1
+    pos.make(result.move)
+    assert pos.outcome().termination == "stalemate" and pos.outcome().winner == 0
+
+
+def test_limits_stop_and_info():
+    pos = Position(builtin("crossroads"))
+    fen = to_fen(pos)
+    infos = []
+    result = search(pos, depth=3, on_info=infos.append)
+    assert [i.depth for i in infos] == [1, 2, 3] and result.depth == 3 and result.move in pos.legal_moves()
+    assert infos[-1].pv[0] == result.move and all(i.nodes > 0 for i in infos)
+    assert to_fen(pos) == fen
+    few = search(pos, nodes=300)
+    assert few.nodes < 600 and few.move in pos.legal_moves()
+    stop = threading.Event()
+    stop.set()
+    stopped = search(pos, stop=stop)
+    assert stopped.move in pos.legal_moves() and stopped.seconds < 1
+    assert to_fen(pos) == fen
+    timed = search(pos, movetime_ms=150)
+    assert timed.seconds < 1.0 and timed.move in pos.legal_moves()
+    with pytest.raises(ValueError, match="depth"):
+        search(pos, depth=0)
+
+
+def test_levels():
+    assert level_limits(1) == {"depth": 1}
+    for level in range(1, 9):
+        assert set(level_limits(level)) <= {"depth", "movetime_ms", "nodes"}
+    for bad in (0, 9):
+        with pytest.raises(ValueError, match="level"):
+            level_limits(bad)
+
+
+def test_piece_values_follow_the_moves():
+    chess = piece_values(builtin("chess"))
+    # the classical order and rough size (P 1, N/B 3, R 5, Q 9)
+    assert chess["P"] < chess["N"] <= chess["B"] < chess["R"] < chess["Q"]
+    assert 80 <= chess["P"] <= 120 and 270 <= chess["N"] <= 370 and 450 <= chess["R"] <= 550
+    assert 850 <= chess["Q"] <= 1000 and chess["K"] == 0
+    snappy = piece_values(builtin("snappy-chess"))
+    assert snappy["N"] > piece_values(builtin("crossroads"))["N"]   # nightrider > knight
+    assert snappy["Z"] > snappy["Q"] > snappy["C"] > snappy["A"]   # amazon > queen > chancellor > archbishop
+    poly = piece_values(builtin("polymorph"))
+    assert poly["A"] == poly["G"]                                  # knishop and bishight mirror each other
+
+
+def test_morph_aware_tables():
+    v = builtin("morphomania")
+    et = EvalTables(v)
+    knight = v.type_by_letter("N").index * 4
+    # a knight on a light square becomes an archbishop with any move: worth more than one on a dark square
+    assert et.pst[knight][v.square("e4")] > et.pst[knight][v.square("e5")] + 50
+    chess = builtin("chess")
+    et = EvalTables(chess)
+    pawn = chess.type_by_letter("P").index * 4
+    assert et.pst[pawn][chess.square("e7")] > et.pst[pawn][chess.square("e4")] > 0
+    assert et.pst[pawn + 1][chess.square("e2")] < et.pst[pawn + 1][chess.square("e5")] < 0  # Black's mirror
+
+
+def test_cli_values_and_bestmove(capsys):
+    assert main(["values", "snappy-chess"]) == 0
+    out = capsys.readouterr().out
+    assert "nightrider" in out and "value" in out
+    assert main(["bestmove", "crossroads", "--fen", "7pk/7p1/9/9/9/9/9/9/1K5R1 w - - 0 1", "--depth", "2"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-1] == "h1h7" and "mate 1" in lines[-2]
+    assert main(["bestmove", "chess", "--moves", "e2e4 e7e5", "--depth", "2"]) == 0
+    assert len(capsys.readouterr().out.strip().splitlines()[-1]) == 4
+    assert main(["bestmove", "chess", "--depth", "0"]) == 2
+    assert "depth" in capsys.readouterr().err

@@ -1,0 +1,200 @@
+"""Loading Interactive Diagram definition text (spec section 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from morphchess import Position, VariantError, VariantWarning, builtin, load, variant_names
+from morphchess.notation import to_fen
+
+DEGENS = ["morphomania", "snappy-chess", "morphing-chess", "crossroads"]
+
+
+def test_builtin_names():
+    assert set(variant_names()) >= {"chess", "polymorph", *DEGENS}
+
+
+@pytest.mark.parametrize("name", DEGENS)
+def test_seed_definition_is_stored_verbatim_on_one_line(name):
+    """The Degens built-ins hold the page's one-line definition; loading that line alone gives the
+    same game (Morphing Chess's royal morphed kings come from the loader's documented decision)."""
+    v = builtin(name)
+    lines = [x for x in v.text.splitlines() if x.startswith("files=")]
+    assert len(lines) == 1 and lines[0].endswith("king:K:KisO3:king:e1,,e9" + (
+        " morph=////JJLMOMLJJ////" if name == "morphing-chess" else ""))
+    raw = load(lines[0], name)
+    assert [(t.letter, t.betza, t.royal, t.morph) for t in raw.types] == \
+           [(t.letter, t.betza, t.royal, t.morph) for t in v.types]
+    assert raw.setups == v.setups and raw.promo_choice == v.promo_choice
+    assert (raw.promo_zone, raw.max_promote, raw.stalemate_loses, raw.baring) == \
+           (v.promo_zone, v.max_promote, v.stalemate_loses, v.baring)
+
+
+def test_names_with_spaces_in_the_one_line_form():
+    v = builtin("crossroads")
+    assert [t.name for t in v.types] == ["pawn", "knight", "bishop", "rook", "queen", "amazon",
+                                         "dragon horse", "dragon king", "duke", "king"]
+    assert v.type_by_letter("H").betza == "BW"
+    m = builtin("morphing-chess")
+    assert [t.name for t in m.types if t.royal] == ["royal pawn", "royal amazon", "royal chancellor",
+                                                    "royal archbishop", "king"]
+
+
+def test_both_forms_load_the_same():
+    one = builtin("morphomania").text.splitlines()
+    line = next(x for x in one if x.startswith("files="))
+    # one item per line (morph= on its own line too); a piece name's words start its line
+    items, pending = [], []
+    for word in line.split():
+        if "=" in word or ":" in word:
+            items.append(" ".join(pending + [word]))
+            pending = []
+        else:
+            pending.append(word)
+    per_line = "\n".join(items)
+    assert per_line.count("\n") > 20
+    a, b = load(line, "a"), load(per_line, "b")
+    assert [(t.name, t.letter, t.betza, t.morph) for t in a.types] == \
+           [(t.name, t.letter, t.betza, t.morph) for t in b.types]
+    assert a.setups == b.setups and Position(a).perft(2) == Position(b).perft(2)
+
+
+def test_defaults_for_well_known_names():
+    v = load("files=9 ranks=9\nPawn::::a2-i2\nKnight:N:::b1,h1\nbishop::::c1\nrook::::a1\nqueen::::d1\n"
+             "archbishop::::f1\nchancellor::::g1\nking::::e1", "defaults")
+    got = {t.name.lower(): (t.letter, t.betza) for t in v.types}
+    assert got == {"pawn": ("P", "ifmnDfmWfceF"), "knight": ("N", "N"), "bishop": ("B", "B"),
+                   "rook": ("R", "R"), "queen": ("Q", "Q"), "archbishop": ("A", "BN"),
+                   "chancellor": ("C", "RN"), "king": ("K", "KisO3")}
+    assert v.type_by_letter("K").royal  # the last type is royal without royal=
+    eight = load("pawn::::a2-h2\nking::::e1", "eight")
+    assert eight.type_by_letter("K").betza == "KisO2"
+    assert (eight.files, eight.ranks) == (8, 8) and eight.promo_zone == 1 and eight.max_promote == 1
+    assert not eight.stalemate_loses and eight.baring is None
+
+
+def test_square_lists_ranges_and_symmetry():
+    v = load("files=9 ranks=9\npawn:P:fW::a2-c2,e3\nrook:R:R::a1,,i9\nking:K:K::e1", "sq")
+    start = v.setups["standard"]
+    sq = v.square
+    white = {s for s, (_t, c) in start.items() if c == 0}
+    black = {s for s, (_t, c) in start.items() if c == 1}
+    assert white == {sq(x) for x in ("a2", "b2", "c2", "e3", "a1", "e1")}
+    # mirror: same file, mirrored rank; plus the explicit Black square i9
+    assert black == {sq(x) for x in ("a8", "b8", "c8", "e7", "a9", "e9", "i9")}
+
+
+def test_symmetry_rotate_and_none():
+    rot = load("symmetry=rotate\nknight:N:N::b1\nking:K:K::e1", "rot")
+    assert {rot.square_name(s) for s, (_t, c) in rot.setups["standard"].items() if c == 1} == {"g8", "d8"}
+    none = load("symmetry=none\nknight:N:N::b1,,g8\nking:K:K::e1,,e8", "none")
+    assert {none.square_name(s) for s, (_t, c) in none.setups["standard"].items() if c == 1} == {"g8", "e8"}
+
+
+def test_empty_square_list_means_off_board_type():
+    v = builtin("crossroads")
+    pieces = {v.type(t).letter for t, _c in v.setups["standard"].values()}
+    assert pieces == set("PNBRQK")
+    assert {"Z", "H", "D", "L"} <= {t.letter for t in v.types}
+
+
+def test_morph_table_is_read_from_the_top_rank():
+    v = load("files=3 ranks=3\nknight:N:N::a1 morph=A../.../..A\narchbishop:A:BN::\nking:K:K::b1", "tiny")
+    n = v.type_by_letter("N")
+    a = v.type_by_letter("A").index
+    assert n.morph[v.square("a3")] == a and n.morph[v.square("c1")] == a
+    assert n.morph[v.square("a1")] is None and n.morph[v.square("c3")] is None
+
+
+def test_empty_segment_means_no_change_on_that_rank():
+    v = load("files=3 ranks=3\nknight:N:N::a1 morph=//AAA\narchbishop:A:BN::\nking:K:K::b1", "tiny")
+    n = v.type_by_letter("N")
+    assert [n.morph[v.square(x)] is None for x in ("a3", "b2", "c1")] == [True, True, False]
+
+
+def test_unknown_keys_are_kept_and_reported():
+    with pytest.warns(VariantWarning, match="frobnicate"):
+        v = load("frobnicate=7 graphicsDir=/x/ squareSize=50\nking:K:K::e1", "odd")
+    assert v.params["frobnicate"] == "7" and v.params["squareSize"] == "50"
+    assert len(v.warnings) == 1 and "frobnicate" in v.warnings[0]
+
+
+def test_cosmetic_keys_are_silent(recwarn):
+    builtin.cache_clear()
+    for name in DEGENS:
+        builtin(name)
+    assert not [w for w in recwarn if issubclass(w.category, VariantWarning)]
+
+
+def test_royal_by_number_and_by_letters():
+    v = load("royal=1\nguard:G:K::d1\nking:K:K::e1", "r")
+    assert v.type_by_letter("G").royal and not v.type_by_letter("K").royal
+    v = load("royal=GK\nguard:G:K::d1\nking:K:K::e1", "r")
+    assert v.type_by_letter("G").royal and v.type_by_letter("K").royal
+
+
+def test_what_a_royal_morphs_into_is_royal():
+    v = load("files=3 ranks=3\nman:M:K:: \nking:K:K::b1 morph=MMM//", "r")
+    assert v.type_by_letter("M").royal
+
+
+def test_stalemate_and_baring_keys():
+    v = load("stalemate=win baring=1\npawn:P:fW::a2\nking:K:K::e1", "s")
+    assert v.stalemate_loses and v.baring == 1
+    pos = Position(v)
+    assert pos.material(0) == []  # type 1 (the pawn) is not material with baring=1
+
+
+def test_fen_of_the_start_position():
+    assert to_fen(Position(builtin("crossroads"))) == \
+        "rnbqkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKQBNR w KQkq - 0 1"
+
+
+# -- malformed definitions: the message names the item and says why -------------------------
+
+K = "\nking:K:K::e1"
+
+
+@pytest.mark.parametrize("text,words", [
+    ("files=x" + K, ["files=x", "whole number"]),
+    ("files=0" + K, ["files=0"]),
+    ("ranks=-1" + K, ["ranks=-1"]),
+    ("files=30" + K, ["files=30"]),
+    ("maxPromote=two" + K, ["maxPromote=two"]),
+    ("promoZone=-2" + K, ["promoZone"]),
+    ("knight:NN:N::b1" + K, ["knight", "'NN'"]),
+    ("knight:N:N::b1\nnightrider:N:NN::c1" + K, ["nightrider", "'N'", "knight"]),
+    ("knight:N:N::z1" + K, ["knight", "'z1'"]),
+    ("files=8\nknight:N:N::i1" + K, ["knight", "'i1'", "8x8"]),
+    ("knight:N:N::a1-b2-c3" + K, ["knight", "a1-b2-c3"]),
+    ("knight:N:N::b1 morph=N/N" + K, ["knight", "morph", "2 rank segments"]),
+    ("knight:N:N::b1 morph=NN///////" + K, ["knight", "morph", "rank 8", "2 characters"]),
+    ("knight:N:N::b1 morph=XXXXXXXX///////" + K, ["knight", "morph", "'X'"]),
+    ("promoChoice=QX\nknight:N:N::b1" + K, ["promoChoice=QX", "'Q'"]),
+    ("royal=X\nknight:N:N::b1" + K, ["royal=X", "'X'"]),
+    ("royal=5\nknight:N:N::b1" + K, ["royal=5"]),
+    ("bareKing=sometimes" + K, ["bareKing=sometimes"]),
+    ("symmetry=twist" + K, ["symmetry=twist"]),
+    ("morph=N///////\nknight:N:N::b1" + K, ["morph=", "before any piece"]),
+    ("knight:N:N::b1 morph=N/////// morph=N///////" + K, ["knight", "two morph"]),
+    ("files=8 ranks=8", ["no piece lines"]),
+    ("", ["no piece lines"]),
+    ("hello files=8 knight:N:N::b1", ["'hello'"]),
+    ("knight:N:N::b1\nbishop:B:B::b1" + K, ["b1", "knight", "bishop"]),
+    ("wizard:W:::b1" + K, ["wizard", "no moves"]),
+    ("cannon:C:mRcpR::b1" + K, ["cannon", "hopper"]),
+    ("archer:A:afsW::b1" + K, ["archer", "multi-leg"]),
+    ("repetitions=1" + K, ["repetitions=1"]),
+    ("transform=NK\nknight:N:N::b1" + K, ["transform=NK", "royal"]),
+    ("setup=foo\nknight:N:N::b1" + K, ["setup=foo"]),
+    ("setup=foo:8/8\nknight:N:N::b1" + K, ["setup=foo", "2 ranks"]),
+    ("setup=foo:8/8/8/8/8/8/8/7X\nknight:N:N::b1" + K, ["setup=foo", "'X'"]),
+    ("knight" , ["'knight'"]),
+])
+def test_malformed_definitions(text, words):
+    with pytest.raises(VariantError) as e:
+        load(text, "bad")
+    message = str(e.value)
+    assert "\n" not in message
+    for w in words:
+        assert w in message, (w, message)
