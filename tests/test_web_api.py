@@ -221,6 +221,12 @@ def test_an_engine_failure_is_reported_not_lost(client, monkeypatch):
     assert not g["thinking"] and g["history"] == []
 
 
+def test_levels_name_their_search_limits(client):
+    levels = client.get("/api/levels").json()
+    assert [l["level"] for l in levels] == list(range(1, 9))
+    assert levels[0]["text"] == "1 ply" and levels[-1]["text"].endswith("s a move")
+
+
 def test_players_can_be_changed(client):
     g = new(client)
     g = client.patch(f"/api/games/{g['id']}", json={"white": "engine", "level": 2}).json()

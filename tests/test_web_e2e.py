@@ -130,9 +130,7 @@ def test_pick_up_shows_targets_and_morph_preview_then_the_engine_replies(page):
     wait_plies(page, 2)  # the engine answered
     assert piece_on(page, "f3") == "Z"
     assert page.locator("#moves .mv[data-ply='1']").inner_text() == "f3(Z)"
-    status = page.locator("#status").inner_text()
-    state = page.evaluate("async () => (await fetch('/api/games/' + JSON.parse(localStorage.getItem('morphchess.game')).id)).json()")
-    assert status.startswith("White to move"), (status, page.inner_text("#moves"), state["history"], state["players"], state["thinking"], state["turn"], state["version"], page.evaluate("window.__log"))
+    assert page.locator("#status").inner_text().startswith("White to move")
     assert page.locator("#engine-line").inner_text().startswith("Engine played")
 
 

@@ -17,7 +17,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from .. import gamecourier, pgn
+from .. import engine, gamecourier, pgn
 from ..betza import BetzaError
 from ..board import Board, RecordError
 from ..variant import BLACK, WHITE, VariantError
@@ -129,7 +129,7 @@ def _state_view(game: Game) -> dict:
         "start_fen": board.root_fen if board.custom_start else None,
         **board_view(board),
         "legal": legal,
-        "history": game.notes,
+        "history": list(game.notes),  # a copy: the answer is written after the lock is released
         "outcome": outcome,
         "players": {"white": game.players[WHITE], "black": game.players[BLACK]},
         "level": game.level,
@@ -173,6 +173,16 @@ def create_app(store: Store | None = None) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def index():
         return FileResponse(str(static.joinpath("index.html")))
+
+    @app.get("/api/levels", summary="the engine's strength levels and their search limits")
+    def levels():
+        out = []
+        for level in range(1, 9):
+            limits = engine.level_limits(level)
+            text = (f"{limits['depth']} ply" if "depth" in limits
+                    else f"{limits['movetime_ms'] / 1000:g} s a move")
+            out.append({"level": level, "limits": limits, "text": text})
+        return out
 
     @app.get("/api/variants", summary="the built-in variants")
     def list_variants():

@@ -29,6 +29,7 @@ async function call(method, path, body) {
 }
 
 export const api = {
+  levels: () => call("GET", "/api/levels"),
   variants: () => call("GET", "/api/variants"),
   variant: (key) => call("GET", `/api/variants/${encodeURIComponent(key)}`),
   define: (definition) => call("POST", "/api/variants", { definition }),

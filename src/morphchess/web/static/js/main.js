@@ -92,7 +92,6 @@ function save(game) {
 // Show a game state.  A state of another game than the current one, or older than the one shown,
 // is a late answer and is dropped, unless ``switching`` says that this game replaces the current one.
 async function setGame(game, switching = false) {
-  (window.__log = window.__log || []).push([game.id.slice(0,4), game.version, game.history.length, game.thinking, game.turn, switching, app.game ? app.game.version : null, new Error().stack.split("\n")[2]]);
   if (!switching && app.game && (app.game.id !== game.id || game.version < app.game.version)) return;
   if (!app.variant || app.variant.key !== game.variant) showVariant(await variantView(game.variant));
   const fresh = !app.game || app.game.id !== game.id;
@@ -360,7 +359,8 @@ async function restore() {
 }
 
 async function start() {
-  $("level").innerHTML = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}">${n}</option>`).join("");
+  $("level").innerHTML = (await api.levels())
+    .map((l) => `<option value="${l.level}">${l.level} (${l.text})</option>`).join("");
   $("level").value = "3";
   for (const v of await api.variants()) addVariantOption(v.key, v.key);
   wire();
