@@ -44,7 +44,8 @@ class Outcome:
 class Position:
     """A position of a variant, changed in place by :meth:`make` and :meth:`unmake`."""
 
-    __slots__ = ("variant", "t", "board", "turn", "ep", "halfmove", "fullmove", "hash", "royals", "_stack")
+    __slots__ = ("variant", "t", "board", "turn", "ep", "halfmove", "fullmove", "hash", "royals", "rights",
+                 "_stack")
 
     def __init__(self, variant: Variant, setup: str = "standard") -> None:
         if setup not in variant.setups:
@@ -74,7 +75,8 @@ class Position:
         if self.ep:
             h ^= self.ep[2]
         self.royals = (tuple(roy[0]), tuple(roy[1]))
-        self.hash = h ^ self.castle_key()
+        self.rights = self.castle_key()
+        self.hash = h ^ self.rights
 
     def castle_key(self) -> int:
         """Hash part of the castling rights: an unmoved castling king and an unmoved partner."""
@@ -310,10 +312,7 @@ class Position:
         cap = b[to]
         us = self.turn
         ep = self.ep
-        saved = (self.halfmove, self.hash, self.royals)
-        rights = t.castle_squares and (frm in t.castle_squares or to in t.castle_squares or t.royal[piece])
-        if rights:
-            h0 = self.castle_key()
+        saved = (m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights)
         h = self.hash ^ t.zob_side ^ z[piece][frm] ^ z[new][to]
         if ep:
             h ^= ep[2]
@@ -360,13 +359,17 @@ class Position:
         royal = t.royal
         if royal[piece] or royal[new] or (cap and royal[cap]):
             self._move_royals(frm, to, piece, new, cap, us)
-        if rights:
-            h ^= h0 ^ self.castle_key()
+        rights = self.rights
+        if rights and (royal[piece] or frm in t.castle_squares or to in t.castle_squares):
+            self.rights = self.castle_key()
+            h ^= rights ^ self.rights
         if us == BLACK:
             self.fullmove += 1
         self.turn = us ^ 1
         self.hash = h
-        self._stack.append((m, piece, cap, ep, saved))
+        if cap != saved[2]:  # en passant: the victim stood elsewhere
+            saved = saved[:2] + (cap,) + saved[3:]
+        self._stack.append(saved)
 
     def _move_royals(self, frm: int, to: int, piece: int, new: int, cap: int, us: int) -> None:
         royal = self.t.royal
@@ -380,7 +383,7 @@ class Position:
 
     def unmake(self) -> None:
         """Take back the last move made with :meth:`make`."""
-        m, piece, cap, ep, (half, h, royals) = self._stack.pop()
+        m, piece, cap, ep, half, h, royals, rights = self._stack.pop()
         frm, to, _new, special = m
         b = self.board
         if special is None:
@@ -405,6 +408,7 @@ class Position:
         self.halfmove = half
         self.hash = h
         self.royals = royals
+        self.rights = rights
 
     # -- end of game -------------------------------------------------------------
     def material(self, colour: int) -> list[int]:
@@ -414,13 +418,17 @@ class Position:
         return [sq for sq, p in enumerate(self.board)
                 if p and (p & 1) == colour and not t.royal[p] and t.type_of[p] > skip]
 
+    def history(self) -> list[int]:
+        """Hashes of the positions before each move made since the position was set up, oldest first."""
+        return [entry[5] for entry in self._stack]
+
     def repetitions(self) -> int:
         """How often the current position has occurred since the position was set up."""
         n = 1
         h = self.hash
         back = min(self.halfmove, len(self._stack))
         for i in range(2, back + 1, 2):
-            if self._stack[-i][4][1] == h:
+            if self._stack[-i][5] == h:
                 n += 1
         return n
 

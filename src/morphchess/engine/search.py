@@ -126,7 +126,7 @@ class _Searcher:
         self.killers = [[None, None] for _ in range(MAX_PLY + 1)]
         self.history: dict = {}
         # hashes of the game so far (positions that can still repeat) and of the search path
-        self.path = [entry[4][1] for entry in pos._stack] + [pos.hash]
+        self.path = pos.history() + [pos.hash]
 
     # -- driver --------------------------------------------------------------
     def run(self) -> SearchResult:
