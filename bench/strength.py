@@ -33,6 +33,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="strength.md", help="markdown file the table lines are appended to")
+    ap.add_argument("--pgn", help="append the games to this PGN file")
     args = ap.parse_args()
     with open(args.out, "a", encoding="utf-8") as f:
         f.write("\n| variant | engine | opponent | games | +W =D -L | score | target | Elo (95%) | minutes |\n"
@@ -53,6 +54,9 @@ def main() -> None:
             print(line, flush=True)
             with open(args.out, "a", encoding="utf-8") as f:
                 f.write(line + "\n")
+            if args.pgn:
+                with open(args.pgn, "a", encoding="utf-8") as f:
+                    f.write("".join(game[3] + "\n" for game in r.games))
 
 
 if __name__ == "__main__":
