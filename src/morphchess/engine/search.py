@@ -127,6 +127,7 @@ class _Searcher:
         self.history: dict = {}
         # hashes of the game so far (positions that can still repeat) and of the search path
         self.path = pos.history() + [pos.hash]
+        self.extend_limit = 0  # check extensions only up to this ply (twice the iteration's depth)
 
     # -- driver --------------------------------------------------------------
     def run(self) -> SearchResult:
@@ -173,6 +174,7 @@ class _Searcher:
         """One iteration over the root moves: moves the best to the front of ``root``, returns its score."""
         pos = self.pos
         alpha, beta = -MATE - 1, MATE + 1
+        self.extend_limit = min(2 * depth, MAX_PLY - 5)
         for i, m in enumerate(root):
             d_ev, captured = self._make(m)
             try:
@@ -301,7 +303,7 @@ class _Searcher:
         if alpha >= beta:
             return alpha
         in_check = pos.in_check()
-        if in_check and ply < MAX_PLY - 5:
+        if in_check and ply < self.extend_limit:  # capped: amazons can check for ever
             depth += 1
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, ev, 0)
