@@ -4,7 +4,8 @@ Iterative deepening over a principal-variation search with a transposition
 table keyed by the position hash, null-move pruning, late-move reductions,
 futility pruning at the frontier, check extension, and a quiescence search
 over captures (plus, on its first ply, promotions and morphs that gain
-material).  Moves are ordered hash move first, then captures by MVV-LVA, then
+material; captures gaining less than the capturer is worth are skipped when
+the square is defended).  Moves are ordered hash move first, then captures by MVV-LVA, then
 killer moves, then quiet moves by history and by how much the piece-square
 tables gain (which ranks a morph into a stronger piece first).
 
@@ -420,8 +421,12 @@ class _Searcher:
         if not cands:
             return alpha
         them = us ^ 1
+        value = self.et.value
         for _key, gain, m in cands:
             if stand + gain + FUTILITY_MARGIN < alpha:
+                continue
+            # a capture that gains less than the capturer is worth is lost if the square is defended
+            if gain < value[m[2]] and pos.attacked(m[1], them):
                 continue
             d_ev, cap = self._make(m)
             try:
