@@ -29,6 +29,9 @@ COSMETIC_KEYS = {
     "trackPieces", "trackedTypes", "holdingsType", "satellite", "useMarkers",
     "hiddenRank", "title", "name", "autoComplete", "lastRank", "flipLabels",
 }
+# Keys with a rule meaning (the ID's own and morphchess's, see docs/definitions.md)
+_KNOWN_KEYS = {"files", "ranks", "promoZone", "promoChoice", "maxPromote", "stalemate", "baring",
+               "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions", "enPassant"}
 # Defaults the ID gives to well-known piece names: name -> (ID, XBetza).
 WELL_KNOWN = {
     "pawn": ("P", "ifmnDfmWfceF"), "knight": ("N", "N"), "bishop": ("B", "B"), "rook": ("R", "R"),
@@ -330,6 +333,3 @@ def load(text: str, name: str = "custom") -> Variant:
         warnings.warn(f"{name}: {w}", VariantWarning, stacklevel=2)
     return variant
 
-
-_KNOWN_KEYS = {"files", "ranks", "promoZone", "promoChoice", "maxPromote", "stalemate", "baring",
-               "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions", "enPassant"}

@@ -147,11 +147,14 @@ class Tables:
                         c = code(ti, colour, virgin)
                         if self.valid[c]:
                             self.transform_to[c] = others
-        self.royal_morphs = any(
-            not self.royal[c] and any(self.royal[x] for x in set(self.morph_to[c]) | set(
-                y for ys in (self.promo[c] or ()) if ys for y in ys) | set(self.transform_to[c]))
-            for c in range(n) if self.valid[c])
-        self.has_ep = has_ep
+        # can a non-royal piece become royal (by morph, promotion or transformation)?
+        self.royal_morphs = False
+        for c in range(n):
+            if self.valid[c] and not self.royal[c]:
+                becomes = set(self.morph_to[c]) | set(self.transform_to[c])
+                for choices in self.promo[c] or ():
+                    becomes.update(choices or ())
+                self.royal_morphs |= any(self.royal[x] for x in becomes)
         self.partner_of = self._castling_partners(v)
         self.partner_squares = [{sq for (c, _r, _s), sq in self.partner_of.items() if c == colour}
                                 for colour in (WHITE, BLACK)]
