@@ -18,10 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import gcd
 
+from .errors import InputError
+
 __all__ = ["BetzaError", "Step", "Castling", "PieceMoves", "parse"]
 
 
-class BetzaError(ValueError):
+class BetzaError(InputError):
     """An XBetza string that cannot be compiled; the message says where and why."""
 
     def __init__(self, text: str, pos: int, message: str) -> None:

@@ -165,6 +165,10 @@ class Board:
                     captured=letter[captured] or None, is_choice=is_choice(pos, m), is_castling=kind == "O",
                     is_en_passant=kind == "x", is_transformation=kind == "t", text=move_to_coord(pos, m))
 
+    def move(self, raw) -> Move:
+        """The :class:`Move` of a core move generated in the current position (a search result)."""
+        return self._wrap(raw)
+
     @property
     def legal_moves(self) -> list[Move]:
         """The legal moves of the side to move (a new list each time)."""

@@ -8,7 +8,7 @@ import sys
 import time
 import warnings
 
-from .betza import BetzaError
+from .errors import InputError
 from .idiagram import VariantWarning
 from .notation import FenError, MoveError, from_fen, move_to_coord, parse_coord, to_fen
 from .position import Position
@@ -16,7 +16,7 @@ from .variant import BLACK, WHITE, Variant, VariantError
 from .variants import builtin, load_variant, names
 
 
-class UsageError(Exception):
+class UsageError(InputError):
     """Bad input on the command line: printed as one line, exit status 2."""
 
 
@@ -301,32 +301,52 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"morphchess: error: {message} (see 'morphchess --help')\n")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="morphchess", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+def _add_variant_arg(p, nargs=None) -> None:
+    kw = {"nargs": "?", "default": "chess"} if nargs else {}
+    p.add_argument("variant", help="built-in name or file with a definition text", **kw)
+
+
+def _add_position_args(p) -> None:
+    p.add_argument("--moves", help="coordinate moves played first, e.g. \"e2e4 e7e5\"")
+    p.add_argument("--fen", help="start from this position text")
+    p.add_argument("--setup", help="named start array (e.g. Polymorph's knights)")
+
+
+def _add_variants(sub) -> None:
     sub.add_parser("variants", help="list the built-in variants").set_defaults(func=cmd_variants)
+
+
+def _add_show(sub) -> None:
     p = sub.add_parser("show", help="show a variant: start position, pieces, morph tables")
-    p.add_argument("variant", help="built-in name or file with a definition text")
+    _add_variant_arg(p)
     p.add_argument("--setup", help="named start array (e.g. Polymorph's knights)")
     p.set_defaults(func=cmd_show)
+
+
+def _add_perft(sub) -> None:
     p = sub.add_parser("perft", help="count the leaves of the legal move tree")
-    p.add_argument("variant", help="built-in name or file with a definition text")
+    _add_variant_arg(p)
     p.add_argument("depth", type=int)
-    p.add_argument("--moves", help="coordinate moves played first, e.g. \"e2e4 e7e5\"")
-    p.add_argument("--fen", help="start from this position text")
-    p.add_argument("--setup", help="named start array (e.g. Polymorph's knights)")
+    _add_position_args(p)
     p.add_argument("--divide", action="store_true", help="print each root move's count first")
     p.set_defaults(func=cmd_perft)
+
+
+def _add_values(sub) -> None:
     p = sub.add_parser("values", help="print the piece values computed from the moves")
-    p.add_argument("variant", help="built-in name or file with a definition text")
+    _add_variant_arg(p)
     p.set_defaults(func=cmd_values)
+
+
+def _add_bestmove(sub) -> None:
     p = sub.add_parser("bestmove", help="search a position; the last line is the best move")
-    p.add_argument("variant", help="built-in name or file with a definition text")
-    p.add_argument("--moves", help="coordinate moves played first, e.g. \"e2e4 e7e5\"")
-    p.add_argument("--fen", help="start from this position text")
-    p.add_argument("--setup", help="named start array (e.g. Polymorph's knights)")
+    _add_variant_arg(p)
+    _add_position_args(p)
     _add_limits(p)
     p.set_defaults(func=cmd_bestmove)
+
+
+def _add_records(sub) -> None:
     for name, text in (("convert", "convert a game record (PGN, Game Courier log, coordinate moves)"),
                        ("replay", "replay a game record and print the final position and the outcome")):
         p = sub.add_parser(name, help=text)
@@ -339,8 +359,11 @@ def main(argv: list[str] | None = None) -> int:
                        help="built-in name or definition file (default chess; for PGN it replaces [Variant])")
         p.add_argument("--setup", help="named start array for gc and coord records (e.g. Polymorph's knights)")
         p.set_defaults(func=cmd_convert if name == "convert" else cmd_replay)
+
+
+def _add_match(sub) -> None:
     p = sub.add_parser("match", help="play games between two players (engine, random, greedy, uci:...)")
-    p.add_argument("variant", help="built-in name or file with a definition text")
+    _add_variant_arg(p)
     p.add_argument("--white", required=True, help="first player: random, greedy, depth:N, time:MS, nodes:N, "
                    "level:N or uci:COMMAND")
     p.add_argument("--black", required=True, help="second player (same forms)")
@@ -354,23 +377,46 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pgn", help="save the games to this PGN file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_match)
+
+
+def _add_serve(sub) -> None:
     p = sub.add_parser("serve", help="play in the browser: the web board and its JSON API")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--open", action="store_true", help="open the board in the web browser")
     p.set_defaults(func=cmd_serve)
+
+
+def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play against the engine in the terminal")
-    p.add_argument("variant", nargs="?", default="chess", help="built-in name or file with a definition text")
+    _add_variant_arg(p, nargs="?")
     p.add_argument("--level", type=int, default=4, help="engine strength 1 (very weak) to 8 (default 4)")
     p.add_argument("--color", choices=("white", "black"), default="white", help="your side (default white)")
     p.add_argument("--setup", help="named start array (e.g. Polymorph's knights)")
     p.add_argument("--fen", help="start from this position text")
     p.add_argument("--letters", action="store_true", help="letters only, no chess symbols")
     p.set_defaults(func=cmd_play)
-    args = parser.parse_args(argv)
+
+
+# Each entry adds one subcommand; front ends in their own modules (protocols, lab) add theirs here.
+COMMANDS = [_add_variants, _add_show, _add_perft, _add_values, _add_bestmove, _add_records, _add_match,
+            _add_serve, _add_play]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser, one subcommand per entry of :data:`COMMANDS`."""
+    parser = _Parser(prog="morphchess", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in COMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         args.func(args)
-    except (UsageError, VariantError, BetzaError, FenError, MoveError, ValueError) as e:
+    except InputError as e:  # bad input: one line, status 2; anything else is a bug and keeps its traceback
         print(f"morphchess: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from .errors import InputError
 from .idiagram import parse_placement
 from .position import Move, Position
 from .tables import code
@@ -27,11 +28,11 @@ from .variant import BLACK, WHITE, Variant, VariantError
 __all__ = ["FenError", "MoveError", "to_fen", "from_fen", "move_to_coord", "parse_coord"]
 
 
-class FenError(ValueError):
+class FenError(InputError):
     """Position text that cannot be read; the message says which field is wrong."""
 
 
-class MoveError(ValueError):
+class MoveError(InputError):
     """Move text that is unreadable or names no legal move."""
 
 

@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .betza import PieceMoves
+from .errors import InputError
 
 __all__ = ["VariantError", "PieceType", "Variant", "WHITE", "BLACK"]
 
 WHITE, BLACK = 0, 1
 
 
-class VariantError(ValueError):
+class VariantError(InputError):
     """A definition that cannot be used; the message names the item at fault and why."""
 
 

@@ -26,6 +26,7 @@ from multiprocessing import get_context
 from multiprocessing.util import Finalize
 
 from ..board import Board, Move
+from ..errors import OptionError
 from ..variant import BLACK, WHITE, VariantError
 from ..variants import load_variant
 from .evaluate import piece_values
@@ -105,7 +106,7 @@ class UciPlayer:
             self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL, text=True, bufsize=1)
         except OSError as e:
-            raise ValueError(f"uci:{command}: cannot start the engine: {e}") from None
+            raise OptionError(f"uci:{command}: cannot start the engine: {e}") from None
         self._send("uci")
         self._wait("uciok")
         if variant.name != "chess":
@@ -153,7 +154,7 @@ class UciPlayer:
 
 
 def parse_spec(spec: str) -> tuple[str, object]:
-    """Check a player SPEC and split it into kind and argument; ValueError names what is wrong."""
+    """Check a player SPEC and split it into kind and argument; OptionError names what is wrong."""
     kind, _, arg = spec.partition(":")
     if kind in ("random", "greedy") and not arg:
         return kind, None
@@ -161,15 +162,15 @@ def parse_spec(spec: str) -> tuple[str, object]:
         try:
             n = int(arg)
         except ValueError:
-            raise ValueError(f"player {spec!r}: {kind}: needs a whole number, e.g. {kind}:3") from None
+            raise OptionError(f"player {spec!r}: {kind}: needs a whole number, e.g. {kind}:3") from None
         if kind == "level":
             level_limits(n)
         elif n < 1:
-            raise ValueError(f"player {spec!r}: the number must be at least 1")
+            raise OptionError(f"player {spec!r}: the number must be at least 1")
         return kind, n
     if kind == "uci" and arg.strip():
         return kind, arg
-    raise ValueError(f"unknown player {spec!r}: use random, greedy, depth:N, time:MS, nodes:N, level:N "
+    raise OptionError(f"unknown player {spec!r}: use random, greedy, depth:N, time:MS, nodes:N, level:N "
                      f"or uci:COMMAND")
 
 
@@ -314,9 +315,9 @@ def run_match(variant_spec: str, first: str, second: str, games: int, movetime_m
     parse_spec(second)
     variant = load_variant(variant_spec)
     if games < 1:
-        raise ValueError("--games must be at least 1")
+        raise OptionError("--games must be at least 1")
     if jobs < 1:
-        raise ValueError("--jobs must be at least 1")
+        raise OptionError("--jobs must be at least 1")
     if setup not in (None, "random") and setup not in variant.setups:
         raise VariantError(f"{variant.name} has no setup {setup!r}; it has: {', '.join(variant.setups)}")
     setups = sorted(variant.setups)

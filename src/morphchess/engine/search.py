@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..errors import OptionError
 from ..position import Position
 from .evaluate import QS_GAIN, eval_tables, game_phase
 
@@ -54,7 +55,7 @@ class SearchResult:
 def level_limits(level: int) -> dict:
     """Search limits of strength level 1 (very weak) to 8 (strongest), as keyword arguments of :func:`search`."""
     if not 1 <= level <= 8:
-        raise ValueError(f"level {level} is out of range: use 1 to 8")
+        raise OptionError(f"level {level} is out of range: use 1 to 8")
     return [{"depth": 1}, {"depth": 2}, {"depth": 3}, {"movetime_ms": 200}, {"movetime_ms": 500},
             {"movetime_ms": 1000}, {"movetime_ms": 3000}, {"movetime_ms": 10000}][level - 1]
 
@@ -89,7 +90,7 @@ class _Searcher:
     def __init__(self, pos, depth, movetime_ms, nodes, stop, on_info) -> None:
         for name, val in (("depth", depth), ("movetime_ms", movetime_ms), ("nodes", nodes)):
             if val is not None and val < 1:
-                raise ValueError(f"search {name} must be at least 1, not {val}")
+                raise OptionError(f"search {name} must be at least 1, not {val}")
         self.pos = pos
         self.t = pos.t
         v = pos.variant
