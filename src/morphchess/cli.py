@@ -8,6 +8,7 @@ import sys
 import time
 import warnings
 
+from . import uci, xboard
 from .errors import InputError
 from .idiagram import VariantWarning
 from .notation import FenError, MoveError, from_fen, move_to_coord, parse_coord, to_fen
@@ -401,6 +402,7 @@ def _add_play(sub) -> None:
 # Each entry adds one subcommand; front ends in their own modules (protocols, lab) add theirs here.
 COMMANDS = [_add_variants, _add_show, _add_perft, _add_values, _add_bestmove, _add_records, _add_match,
             _add_serve, _add_play]
+COMMANDS += [uci.add_command, xboard.add_command]
 
 
 def build_parser() -> argparse.ArgumentParser:

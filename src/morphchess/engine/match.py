@@ -6,8 +6,8 @@ A player SPEC is one of
 * ``greedy``: the move that wins the most material at once (captures, promotions
   and morphs valued with :func:`~morphchess.engine.piece_values`), ties at random;
 * ``depth:N``, ``time:MS``, ``nodes:N``, ``level:N``: the engine with that limit;
-* ``uci:COMMAND``: an external engine speaking UCI, given the match's ``movetime``
-  per move (variants other than chess are announced with ``UCI_Variant``).
+* ``uci:COMMAND`` / ``xboard:COMMAND``: an external engine speaking UCI or CECP, given
+  the match's ``movetime`` per move, options after a ``?`` (see :mod:`.external`).
 
 :func:`run_match` plays the games (in parallel with ``jobs`` > 1), alternating
 colours and starting each pair of games from the same random opening.
@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import math
 import random
-import shlex
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -30,6 +28,7 @@ from ..errors import OptionError
 from ..variant import BLACK, WHITE, VariantError
 from ..variants import load_variant
 from .evaluate import piece_values
+from .external import UciPlayer, XboardPlayer, split_engine_spec
 from .search import level_limits, search
 
 __all__ = ["parse_spec", "make_player", "play_game", "run_match", "MatchResult", "elo"]
@@ -95,64 +94,6 @@ class EnginePlayer:
         pass
 
 
-class UciPlayer:
-    """An external UCI engine, started once and reused for every game."""
-
-    def __init__(self, command: str, variant, movetime_ms: int) -> None:
-        self.command = command
-        self.movetime_ms = movetime_ms
-        self._board = None
-        try:
-            self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        except OSError as e:
-            raise OptionError(f"uci:{command}: cannot start the engine: {e}") from None
-        self._send("uci")
-        self._wait("uciok")
-        if variant.name != "chess":
-            self._send(f"setoption name UCI_Variant value {variant.name}")
-        self._send("isready")
-        self._wait("readyok")
-
-    def _send(self, line: str) -> None:
-        try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise RuntimeError(f"uci:{self.command}: the engine has stopped") from None
-
-    def _wait(self, token: str) -> str:
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"uci:{self.command}: the engine stopped before answering {token!r}")
-            if line.split()[:1] == [token]:
-                return line
-
-    def choose(self, board: Board) -> Move:
-        if board is not self._board:
-            self._board = board
-            self._send("ucinewgame")
-        moves = " ".join(m.uci() for m in board.move_stack)
-        start = board.root_fen
-        self._send(f"position fen {start}" + (f" moves {moves}" if moves else ""))
-        self._send(f"go movetime {self.movetime_ms}")
-        words = self._wait("bestmove").split()
-        if len(words) < 2:
-            raise RuntimeError(f"uci:{self.command}: 'bestmove' without a move")
-        try:
-            return board.parse_uci(words[1])
-        except ValueError as e:
-            raise RuntimeError(f"uci:{self.command} played an illegal move: {e}") from None
-
-    def close(self) -> None:
-        try:
-            self._send("quit")
-            self.proc.wait(timeout=5)
-        except (RuntimeError, subprocess.TimeoutExpired):
-            self.proc.kill()
-
-
 def parse_spec(spec: str) -> tuple[str, object]:
     """Check a player SPEC and split it into kind and argument; OptionError names what is wrong."""
     kind, _, arg = spec.partition(":")
@@ -168,10 +109,11 @@ def parse_spec(spec: str) -> tuple[str, object]:
         elif n < 1:
             raise OptionError(f"player {spec!r}: the number must be at least 1")
         return kind, n
-    if kind == "uci" and arg.strip():
+    if kind in ("uci", "xboard") and arg.strip():
+        split_engine_spec(arg)
         return kind, arg
-    raise OptionError(f"unknown player {spec!r}: use random, greedy, depth:N, time:MS, nodes:N, level:N "
-                     f"or uci:COMMAND")
+    raise OptionError(f"unknown player {spec!r}: use random, greedy, depth:N, time:MS, nodes:N, level:N, "
+                     f"uci:COMMAND or xboard:COMMAND")
 
 
 def make_player(spec: str, variant, movetime_ms: int, rng: random.Random):
@@ -181,8 +123,8 @@ def make_player(spec: str, variant, movetime_ms: int, rng: random.Random):
         return RandomPlayer(rng)
     if kind == "greedy":
         return GreedyPlayer(rng, variant)
-    if kind == "uci":
-        return UciPlayer(arg, variant, movetime_ms)
+    if kind in ("uci", "xboard"):
+        return (UciPlayer if kind == "uci" else XboardPlayer)(arg, variant, movetime_ms)
     limits = {"depth": {"depth": arg}, "time": {"movetime_ms": arg}, "nodes": {"nodes": arg}}.get(kind)
     return EnginePlayer(limits if limits is not None else level_limits(arg))
 

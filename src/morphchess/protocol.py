@@ -1,0 +1,171 @@
+"""What the UCI and XBoard front ends share: variants, clocks, the search thread, output.
+
+Both front ends keep a :class:`~morphchess.board.Board` for the game and hand a copy of it to a
+:class:`Thinker`, which runs :func:`morphchess.engine.search` in a thread so that the GUI's
+``stop`` / ``?`` / ``force`` commands are read while the engine thinks.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+from .board import Board, Move
+from .errors import InputError
+from .variant import Variant
+from .variants import load_variant, names
+
+__all__ = ["ProtocolError", "Output", "Thinker", "Clock", "move_budget_ms", "pv_moves", "variant_of", "warm_up",
+           "builtin_names", "serve", "ENGINE_NAME"]
+
+ENGINE_NAME = "morphchess"
+SAFETY_MS = 50          # kept back from every clock budget for the GUI's and the pipe's delays
+DEFAULT_MOVES_LEFT = 30  # moves the remaining time is shared over when the GUI does not say
+
+
+class ProtocolError(InputError):
+    """A command from the GUI that cannot be carried out; answered with one error line."""
+
+
+class Output:
+    """Line output shared by the main loop and the search thread (one lock, flushed lines)."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stdout
+        self.lock = threading.Lock()
+
+    def __call__(self, line: str) -> None:
+        with self.lock:
+            self.stream.write(line + "\n")
+            self.stream.flush()
+
+
+def variant_of(spec: str) -> Variant:
+    """A built-in variant or a definition file, or ProtocolError naming the choices."""
+    try:
+        return load_variant(spec)
+    except InputError as e:
+        raise ProtocolError(str(e)) from None
+
+
+@dataclass
+class Clock:
+    """A side's clock as the GUI reports it, in milliseconds."""
+
+    remaining: int | None = None
+    increment: int = 0
+    moves_to_go: int | None = None
+
+
+def move_budget_ms(clock: Clock) -> int:
+    """Thinking time for one move: a share of the remaining time plus most of the increment."""
+    if clock.remaining is None:
+        return 1000
+    moves = clock.moves_to_go if clock.moves_to_go else DEFAULT_MOVES_LEFT
+    share = clock.remaining / max(moves, 1) + 0.8 * clock.increment
+    cap = clock.remaining * (0.8 if moves == 1 else 0.5)
+    return max(5, int(min(share, cap)) - SAFETY_MS)
+
+
+def pv_moves(board: Board, pv: list) -> list[Move]:
+    """The board moves of a search's principal variation (core moves), played on a copy."""
+    copy = board.copy()
+    out = []
+    for raw in pv:
+        move = copy.move(raw)
+        copy.push(move)
+        out.append(move)
+    return out
+
+
+class Thinker:
+    """One search at a time in a background thread.
+
+    ``start`` searches a copy of the board; ``on_info(result, board)`` gets every finished
+    depth, ``on_done(result, board)`` the final result (board: the copy searched) unless the
+    search was cancelled with ``cancel``.  ``halt`` stops it early and keeps the result.
+    """
+
+    def __init__(self) -> None:
+        self.thread: threading.Thread | None = None
+        self.stop = threading.Event()
+        self.cancelled = False
+        self.started = 0.0
+
+    @property
+    def busy(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def start(self, board: Board, limits: dict, on_info: Callable, on_done: Callable) -> None:
+        from .engine import search
+        self.cancel()
+        self.stop = threading.Event()
+        self.cancelled = False
+        copy = board.copy()
+        stop = self.stop
+        self.started = time.perf_counter()
+
+        def run() -> None:
+            result = search(copy.position, stop=stop, on_info=lambda info: on_info(info, copy), **limits)
+            if not self.cancelled:
+                on_done(result, copy)
+
+        self.thread = threading.Thread(target=run, name="morphchess-search", daemon=True)
+        self.thread.start()
+
+    def halt(self) -> None:
+        """Stop the search now; its result is still reported."""
+        self.stop.set()
+        if self.thread is not None and self.thread is not threading.current_thread():
+            self.thread.join()
+
+    def cancel(self) -> None:
+        """Stop the search and drop its result."""
+        self.cancelled = True
+        self.halt()
+
+    def wait(self) -> None:
+        if self.thread is not None and self.thread is not threading.current_thread():
+            self.thread.join()
+
+
+def builtin_names() -> list[str]:
+    """The built-in variants, orthodox chess first."""
+    rest = [n for n in names() if n != "chess"]
+    return ["chess", *rest]
+
+
+def warm_up(variant: Variant) -> None:
+    """Build the variant's move and evaluation tables now, before the GUI's clock runs."""
+    from .engine import search
+    search(Board(variant).position, depth=1)
+
+
+def serve(handle: Callable[[str], bool], inp: Iterable[str], calls: queue.Queue, thinker: Thinker) -> None:
+    """The main loop: GUI lines (read by a thread) and ``calls`` (functions queued by the search thread)
+    are carried out one at a time in this thread, until ``handle`` returns False or the input ends
+    (then the running search is finished first)."""
+    def read() -> None:
+        for line in inp:
+            calls.put(line)
+        calls.put(None)
+
+    threading.Thread(target=read, name="morphchess-input", daemon=True).start()
+    while True:
+        item = calls.get()
+        if item is None:
+            break
+        if callable(item):
+            item()
+        elif not handle(item):
+            return
+    thinker.wait()
+    while not calls.empty():
+        item = calls.get()
+        if callable(item):
+            item()

@@ -1,0 +1,378 @@
+"""``morphchess xboard``: the engine behind XBoard/WinBoard's protocol (CECP v2, see ``docs/protocols.md``).
+
+Variants other than chess are engine-defined variants: on ``variant NAME`` the engine sends
+``setup (PIECETOCHAR) WxH+0_fairy FEN`` and one ``piece`` command per type (XBetza), so that
+XBoard draws the board and knows the moves.  A morph is written as the promotion it is
+(``f2f3z``: the pawn arrives as an amazon); with ``highlight=1`` the engine marks the squares
+a lifted piece may go to, morph squares in blue with the new type as the forced choice.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import sys
+from typing import TextIO
+
+from .board import Board, Move
+from .errors import InputError
+from .notation import FenError, MoveError
+from .protocol import (
+    ENGINE_NAME,
+    Clock,
+    Output,
+    ProtocolError,
+    Thinker,
+    builtin_names,
+    move_budget_ms,
+    pv_moves,
+    serve,
+    variant_of,
+    warm_up,
+)
+from .variant import Variant
+
+__all__ = ["XboardEngine", "main", "piece_to_char", "xboard_betza", "move_text", "setup_commands"]
+
+# XBoard 4.9's piece types (its ChessSquare order) by the image names of definitions; the others get
+# spare types without special behaviour (not Lance, Falcon, Cobra or Lion).
+IMAGE_SLOT = {"pawn": 0, "knight": 1, "bishop": 2, "rook": 3, "queen": 4, "cardinal": 7, "chancellor": 8,
+              "duke": 10, "nightrider": 12, "promotedbishop": 13, "promotedrook": 14, "amazon": 29}
+SPARE_SLOTS = (5, 6, 9, 11, 15, 16, 20, 22, 23, 24, 25, 26, 27, 28)
+
+
+def xboard_name(variant: Variant) -> str:
+    return "normal" if variant.name == "chess" else variant.name
+
+
+def piece_to_char(variant: Variant) -> str:
+    """XBoard's piece-to-char table for a variant: one letter (or '.') per XBoard type, King last."""
+    royal = [t for t in variant.types if t.royal]
+    king = next((t for t in royal if t.letter == "K"), royal[0] if royal else None)
+    slots: dict[int, str] = {}
+    spare = iter(SPARE_SLOTS)
+    for t in variant.types:
+        if t is king:
+            continue
+        slot = IMAGE_SLOT.get(t.image)
+        if slot is None or slot in slots:
+            slot = next(spare)
+        slots[slot] = t.letter
+    white = "".join(slots.get(i, ".") for i in range(max(slots, default=0) + 1)) + (king.letter if king else ".")
+    return white + white.lower()
+
+
+def xboard_betza(betza: str) -> str:
+    """An XBetza string as XBoard 4.9 reads it: the X and Y extensions become skips (``j``) of
+    orthogonal and diagonal leaps; oblique extended leaps, which XBoard cannot express, are left out."""
+    def convert(m: re.Match) -> str:
+        mods, atom, ext = m.groups()
+        a, b = {"W": (1, 0), "F": (1, 1), "D": (2, 0), "A": (2, 2), "N": (2, 1)}.get(atom, (0, 1))
+        a, b = (a + 3, b) if ext == "X" else (a + 2, b + 2)
+        if b == 0:
+            return mods + "j" * (a - 1) + "W"
+        if a == b:
+            return mods + "j" * (a - 1) + "F"
+        return ""
+    return re.sub(r"([a-z]*)([A-Z])([XY])", convert, betza)
+
+
+def setup_commands(variant: Variant, fen: str) -> list[str]:
+    """The ``setup`` and ``piece`` commands that define an engine-defined variant to XBoard."""
+    lines = [f"setup ({piece_to_char(variant)}) {variant.files}x{variant.ranks}+0_fairy {fen}"]
+    for t in variant.types:
+        betza = xboard_betza(t.betza)
+        if not variant.en_passant:  # the definition switched 'e' captures off
+            betza = re.sub(r"e(?=[a-z]*[A-Z])", "", betza)
+        lines.append(f"piece {t.letter}& {betza}")
+    return lines
+
+
+def move_text(move: Move) -> str:
+    """Coordinate text for XBoard: a morph carries the new type's letter as a promotion suffix."""
+    text = move.uci()
+    if move.is_morph and not move.is_transformation and not move.is_castling:
+        text += move.new_piece.lower()
+    return text
+
+
+def parse_move(board: Board, text: str) -> Move:
+    """The legal move named by XBoard's text, also with a morph's suffix (``f2f3z``)."""
+    try:
+        return board.parse_uci(text)
+    except (MoveError, ValueError):
+        base = text[:-1]
+        if text[-1:].isalpha() and base[-1:].isdigit():
+            move = board.parse_uci(base)
+            if move.is_morph and move.new_piece.lower() == text[-1].lower():
+                return move
+        raise
+
+
+def colour_fen(variant: Variant, marks: dict[int, str]) -> str:
+    """A board of colour letters (``highlight``): ranks from the top, runs of unmarked squares as numbers."""
+    rows = []
+    for r in range(variant.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for f in range(variant.files):
+            mark = marks.get(r * variant.files + f)
+            if mark is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + mark
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+class XboardEngine:
+    """The state of one CECP session."""
+
+    def __init__(self, out: Output) -> None:
+        self.out = out
+        self.calls: queue.Queue = queue.Queue()  # the search's results, carried out by the main loop
+        self.thinker = Thinker()
+        self.variant_file = ""
+        self.variant = variant_of("chess")
+        self.board = Board(self.variant)
+        self.engine_side: int | None = None   # None: force mode
+        self.clock = Clock()
+        self.other_clock = Clock()
+        self.moves_per_session = 0
+        self.base_ms: int | None = None
+        self.seconds_per_move: int | None = None
+        self.depth: int | None = None
+        self.post = False
+        self.lifted: dict[int, Move] = {}
+        self.token: object | None = None      # the search whose move is still wanted
+
+    # -- commands --------------------------------------------------------------------
+    def handle(self, line: str) -> bool:
+        """Carry out one command; False after ``quit``."""
+        words = line.split()
+        if not words:
+            return True
+        command, rest = words[0], words[1:]
+        if command == "quit":
+            self._cancel()
+            return False
+        method = getattr(self, "cmd_" + command.replace("?", "now"), None)
+        try:
+            if method is not None:
+                method(rest)
+            elif re.fullmatch(r"[a-z]\d+[a-z]\d+[a-z]?", command):
+                self.cmd_usermove([command])
+            elif command not in IGNORED:
+                self.out(f"Error (unknown command): {command}")
+        except (MoveError, ValueError) as e:
+            self.out(f"Illegal move ({e}): {rest[0] if rest else command}")
+        except InputError as e:
+            self.out(f"Error ({e}): {line.strip()}")
+        return True
+
+    def cmd_protover(self, _rest) -> None:
+        variants = ",".join(xboard_name(variant_of(n)) for n in builtin_names())
+        self.out("feature done=0")
+        self.out(f'feature myname="{ENGINE_NAME}" variants="{variants}" setboard=1 usermove=1 ping=1 playother=1 '
+                 "time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 colors=0 san=0 highlight=1 debug=1")
+        self.out('feature option="VariantFile -file "')
+        self.out("feature done=1")
+
+    def cmd_new(self, _rest) -> None:
+        self._cancel()
+        self.variant = variant_of(self.variant_file or "chess")
+        self.board = Board(self.variant)
+        self.engine_side = 1
+        self.depth = None
+        if self.variant_file:
+            self._define_variant()
+
+    def cmd_variant(self, rest: list[str]) -> None:
+        name = rest[0] if rest else "normal"
+        self._cancel()
+        self.variant = variant_of("chess" if name == "normal" else name)
+        self.board = Board(self.variant)
+        if name != "normal":
+            self._define_variant()
+        warm_up(self.variant)
+
+    def _define_variant(self) -> None:
+        for line in setup_commands(self.variant, self.board.fen()):
+            self.out(line)
+
+    def cmd_option(self, rest: list[str]) -> None:
+        name, _, value = " ".join(rest).partition("=")
+        if name.strip() != "VariantFile":
+            raise ProtocolError(f"unknown option {name.strip()!r}")
+        self.variant_file = value.strip()
+        if self.variant_file:
+            self._cancel()
+            self.variant = variant_of(self.variant_file)
+            self.board = Board(self.variant)
+            self._define_variant()
+
+    def cmd_force(self, _rest) -> None:
+        self._cancel()
+        self.engine_side = None
+
+    def cmd_go(self, _rest) -> None:
+        self.engine_side = self.board.turn
+        self._think()
+
+    def cmd_playother(self, _rest) -> None:
+        self._cancel()
+        self.engine_side = self.board.turn ^ 1
+
+    def cmd_usermove(self, rest: list[str]) -> None:
+        if not rest:
+            raise ProtocolError("usermove needs a move")
+        self._cancel()
+        self.board.push(parse_move(self.board, rest[0]))
+        if not self._report_end() and self.engine_side == self.board.turn:
+            self._think()
+
+    def cmd_time(self, rest: list[str]) -> None:
+        self.clock.remaining = 10 * int(rest[0])
+
+    def cmd_otim(self, rest: list[str]) -> None:
+        self.other_clock.remaining = 10 * int(rest[0])
+
+    def cmd_level(self, rest: list[str]) -> None:
+        if len(rest) != 3:
+            raise ProtocolError("level needs MPS BASE INC")
+        minutes, _, seconds = rest[0 + 1].partition(":")
+        self.moves_per_session = int(rest[0])
+        self.base_ms = (60 * int(minutes) + int(seconds or 0)) * 1000
+        self.clock.increment = int(float(rest[2]) * 1000)
+        self.seconds_per_move = None
+
+    def cmd_st(self, rest: list[str]) -> None:
+        self.seconds_per_move = int(rest[0])
+
+    def cmd_sd(self, rest: list[str]) -> None:
+        self.depth = max(1, int(rest[0]))
+
+    def cmd_ping(self, rest: list[str]) -> None:
+        self.out(f"pong {rest[0] if rest else ''}".strip())
+
+    def cmd_result(self, _rest) -> None:
+        self._cancel()
+        self.engine_side = None
+
+    def cmd_undo(self, _rest) -> None:
+        self._cancel()
+        if not self.board.move_stack:
+            raise ProtocolError("no move to undo")
+        self.board.pop()
+
+    def cmd_remove(self, _rest) -> None:
+        self.cmd_undo([])
+        self.cmd_undo([])
+
+    def cmd_setboard(self, rest: list[str]) -> None:
+        self._cancel()
+        try:
+            self.board = Board(self.variant, fen=" ".join(rest))
+        except FenError as e:
+            raise ProtocolError(f"setboard: {e}") from None
+
+    def cmd_now(self, _rest) -> None:
+        """``?``: move now."""
+        self.thinker.halt()
+
+    def cmd_post(self, _rest) -> None:
+        self.post = True
+
+    def cmd_nopost(self, _rest) -> None:
+        self.post = False
+
+    def cmd_lift(self, rest: list[str]) -> None:
+        """Mark where the piece on a square may go: yellow, red for captures, magenta for a promotion
+        choice, blue for a morph (its new type is the forced choice, sent on ``put``)."""
+        sq = self.variant.square(rest[0])
+        marks, self.lifted = {}, {}
+        for m in self.board.legal_moves:
+            if m.from_square != sq or m.is_transformation:
+                continue
+            colour = "m" if m.is_choice else "b" if m.is_morph else "r" if m.is_capture else "y"
+            marks[m.to_square] = colour
+            self.lifted[m.to_square] = m
+        self.out(f"highlight {colour_fen(self.variant, marks)}")
+
+    def cmd_put(self, rest: list[str]) -> None:
+        move = self.lifted.get(self.variant.square(rest[0]))
+        if move is not None and move.is_morph and not move.is_choice:
+            self.out(f"choice {move.new_piece.upper()}")
+
+    def cmd_hover(self, _rest) -> None:
+        pass
+
+    # -- thinking --------------------------------------------------------------------
+    def _limits(self) -> dict:
+        limits: dict = {}
+        if self.depth:
+            limits["depth"] = self.depth
+        if self.seconds_per_move:
+            limits["movetime_ms"] = max(10, self.seconds_per_move * 1000 - 100)
+        elif self.clock.remaining is not None:
+            mps = self.moves_per_session
+            played = len(self.board.move_stack) // 2
+            self.clock.moves_to_go = mps - played % mps if mps else None
+            limits["movetime_ms"] = move_budget_ms(self.clock)
+        elif not self.depth:
+            limits["movetime_ms"] = 1000
+        return limits
+
+    def _think(self) -> None:
+        if self.board.outcome() is not None:
+            return
+        token = self.token = object()
+
+        def done(result, board: Board) -> None:  # search thread: hand the move to the main loop
+            self.calls.put(lambda: self.token is token and self._play(result, board))
+        self.thinker.start(self.board, self._limits(), self._info, done)
+
+    def _cancel(self) -> None:
+        self.token = None
+        self.thinker.cancel()
+
+    def _info(self, result, board: Board) -> None:
+        if self.post:
+            score = result.score if result.mate is None else (100000 + result.mate if result.mate > 0
+                                                              else -100000 + result.mate)
+            pv = " ".join(move_text(m) for m in pv_moves(board, result.pv))
+            self.out(f"{result.depth} {score} {int(result.seconds * 100)} {result.nodes} {pv}")
+
+
+    def _play(self, result, board: Board) -> None:
+        """Play the search's move (main loop), unless the game has moved on since it started."""
+        self.token = None
+        if result.move is None or self.engine_side != self.board.turn:
+            return
+        move = self.board.parse_uci(board.move(result.move).uci())
+        self.board.push(move)
+        self.out(f"move {move_text(move)}")
+        self._report_end()
+
+    def _report_end(self) -> bool:
+        outcome = self.board.outcome()
+        if outcome is None:
+            return False
+        self.out(f"{outcome.result()} {{{outcome}}}")
+        return True
+
+
+IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer", "name", "white", "black",
+           "draw", "ics", "nps", "cores", "memory", "egtpath", "exit", "analyze", "."}
+
+
+def main(inp: TextIO | None = None, out: TextIO | None = None) -> None:
+    """Read CECP commands until ``quit`` or the end of the input."""
+    engine = XboardEngine(Output(out))
+    serve(engine.handle, inp or sys.stdin, engine.calls, engine.thinker)
+
+
+def add_command(sub) -> None:
+    """The ``morphchess xboard`` subcommand."""
+    p = sub.add_parser("xboard", help="run as an XBoard/WinBoard engine (CECP v2)")
+    p.set_defaults(func=lambda args: main())
