@@ -2,26 +2,11 @@
 
 from __future__ import annotations
 
-from ..notation import from_fen
-from ..tables import code
+from ..pieces import code
 from ..variant import BLACK, WHITE, PieceType, Variant
 from .pieces import svg, symbol_of
 
 __all__ = ["variant_view", "move_diagram"]
-
-
-def _lone_piece_fen(v: Variant, letter: str, sq: int) -> str:
-    rows = []
-    for r in range(v.ranks - 1, -1, -1):
-        row, empty = "", 0
-        for f in range(v.files):
-            if r * v.files + f == sq:
-                row += (str(empty) if empty else "") + letter
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + " w - - 0 1"
 
 
 def move_diagram(v: Variant, t: PieceType) -> dict:
@@ -30,22 +15,12 @@ def move_diagram(v: Variant, t: PieceType) -> dict:
     Returns square names under ``move`` (move only), ``capture`` (capture only),
     ``both``, and ``initial`` (targets only a never-moved piece has)."""
     centre = (v.ranks // 2) * v.files + v.files // 2
-    tracks = v.tables.tracks_virgin[t.index]
-    pos = from_fen(v, _lone_piece_fen(v, t.letter + ("^" if tracks else ""), centre))
+    tables = v.tables
+    tracks = tables.tracks_virgin[t.index]
 
     def targets(piece: int) -> tuple[set, set]:
-        pos.board[centre] = piece
-        quiet = {m[1] for m in pos.pseudo_moves() if m[0] == centre and m[1] != centre}
-        captures = set()
-        enemy = code(v.types[0].index, BLACK)
-        for sq in range(v.size):
-            if sq == centre:
-                continue
-            pos.board[sq] = enemy
-            if any(m[0] == centre and m[1] == sq for m in pos.pseudo_moves()):
-                captures.add(sq)
-            pos.board[sq] = 0
-        return quiet, captures
+        reach = list(tables.reach(piece, centre))
+        return {to for to, _b, move, _c, _ep in reach if move}, {to for to, _b, _m, cap, _ep in reach if cap}
 
     quiet, captures = targets(code(t.index, WHITE, tracks))
     initial: set = set()

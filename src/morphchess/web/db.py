@@ -1,0 +1,175 @@
+"""The web server's database: tables, connections and locked write transactions (SQLAlchemy Core).
+
+One code path for SQLite and PostgreSQL.  A write transaction locks the game it
+changes: ``BEGIN IMMEDIATE`` on SQLite (the whole file), ``SELECT ... FOR
+UPDATE`` on PostgreSQL (the game's row), so concurrent requests on one game
+run one after the other, whichever process serves them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+
+from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
+                        create_engine, event, text)
+from sqlalchemy.engine import Connection, Engine
+
+__all__ = ["metadata", "definitions", "games", "moves", "Database", "default_url", "now"]
+
+metadata = MetaData()
+
+definitions = Table(
+    "definitions", metadata,
+    Column("key", String(24), primary_key=True),  # "def-" + the first 16 hex digits of the text's SHA-256
+    Column("sha256", String(64), nullable=False, unique=True),
+    Column("text", Text, nullable=False),
+    Column("title", String(200), nullable=False),
+    Column("author", String(200)),
+    Column("description", String(300), nullable=False),
+    Column("files", Integer, nullable=False),
+    Column("ranks", Integer, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+games = Table(
+    "games", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("variant", String(40), nullable=False),  # a built-in name or a definitions.key
+    Column("setup", String(40), nullable=False),
+    Column("start_fen", Text),
+    Column("mode", String(8), nullable=False),  # local, invite, open
+    Column("status", String(8), nullable=False, index=True),  # open, playing, over, aborted
+    Column("white", String(8), nullable=False),  # human, engine
+    Column("black", String(8), nullable=False),
+    Column("white_name", String(60)),
+    Column("black_name", String(60)),
+    Column("white_token", String(64)),  # SHA-256 of the seat's token; NULL: nobody holds the seat yet
+    Column("black_token", String(64)),
+    Column("white_joined", Boolean, nullable=False, default=False),
+    Column("black_joined", Boolean, nullable=False, default=False),
+    Column("level", Integer, nullable=False),
+    Column("tc", String(16)),  # time control as written ("5+3", "3d"); NULL: untimed
+    Column("white_ms", Integer),  # time left when clock_at was set
+    Column("black_ms", Integer),
+    Column("clock_at", DateTime(timezone=True)),
+    Column("ply", Integer, nullable=False, default=0),
+    Column("version", Integer, nullable=False, default=0),
+    Column("result", String(8)),  # 1-0, 0-1, 1/2-1/2
+    Column("termination", String(40)),
+    Column("draw_offer", String(5)),  # white, black
+    Column("takeback_offer", String(5)),
+    Column("engine_job", String(32)),  # id of the search running for the side to move
+    Column("engine_fen", Text),  # the position it was asked about
+    Column("engine_lease", DateTime(timezone=True)),  # the job is alive until then
+    Column("engine_stop", Boolean, nullable=False, default=False),
+    Column("engine_info", Text),  # JSON: the search's progress, or its last move
+    Column("engine_seq", Integer, nullable=False, default=0),
+    Column("creator", String(16), nullable=False),  # hash of the creating client's address (rate limit)
+    Column("created", DateTime(timezone=True), nullable=False, index=True),
+    Column("updated", DateTime(timezone=True), nullable=False),
+)
+
+moves = Table(
+    "moves", metadata,
+    Column("game_id", String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, primary_key=True),  # 1 for the first move
+    Column("uci", String(24), nullable=False),
+    Column("san", String(40), nullable=False),
+    Column("gc", String(60), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("clock_ms", Integer),  # the mover's time left after the move
+)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(t: datetime | None) -> datetime | None:
+    """A time read back from SQLite (which drops the zone) as UTC."""
+    return t if t is None or t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def default_url() -> str:
+    """The SQLite file in the user's data directory ($XDG_DATA_HOME/morphchess/games.sqlite3)."""
+    base = os.environ.get("XDG_DATA_HOME")
+    if base:
+        folder = Path(base) / "morphchess"
+    else:
+        import platformdirs
+        folder = Path(platformdirs.user_data_dir("morphchess", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'games.sqlite3'}"
+
+
+def _engine(url: str) -> Engine:
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    eng = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False})
+
+    @event.listens_for(eng, "connect")
+    def _connect(dbapi, record):  # transactions are begun below, not by the driver
+        dbapi.isolation_level = None
+        dbapi.execute("PRAGMA journal_mode=WAL")
+        dbapi.execute("PRAGMA synchronous=NORMAL")  # a commit survives the process being killed
+        dbapi.execute("PRAGMA foreign_keys=ON")
+
+    @event.listens_for(eng, "begin")
+    def _begin(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
+    return eng
+
+
+class Database:
+    """A database URL's engine, migrated to the newest schema."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = _engine(url)
+        self.sqlite = self.engine.dialect.name == "sqlite"
+        self.migrate()
+
+    def migrate(self) -> None:
+        """Run the Alembic migrations shipped in the package (one process at a time)."""
+        from alembic import command
+        from alembic.config import Config
+        cfg = Config()
+        cfg.set_main_option("script_location", str(resources.files(__package__).joinpath("migrations")))
+        with self.engine.connect() as conn:
+            if not self.sqlite:  # several workers start at once: one migrates, the others wait
+                conn.execute(text("SELECT pg_advisory_lock(7219)"))
+            try:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                conn.commit()
+            finally:
+                if not self.sqlite:
+                    conn.execute(text("SELECT pg_advisory_unlock(7219)"))
+                    conn.commit()
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A transaction that commits at the end (before any answer is sent), rolled back on error."""
+        with self.engine.connect() as conn:
+            conn.execution_options(write=True)
+            with conn.begin():
+                yield conn
+
+    def lock_game(self, conn: Connection, gid: str):
+        """The game's row, locked until the transaction ends (None for an unknown id)."""
+        return conn.execute(games.select().where(games.c.id == gid).with_for_update()).mappings().first()
+
+    def dispose(self) -> None:
+        self.engine.dispose()

@@ -1,0 +1,137 @@
+"""JSON views of games: the board, the state a page shows, moves, results and lobby summaries."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from ..board import Board
+from ..variant import BLACK, WHITE
+from . import seats
+from .catalog import describe
+from .db import aware
+from .store import Game
+
+__all__ = ["board_view", "state_view", "move_view", "outcome_view", "summary_view", "iso"]
+
+COLOUR = {WHITE: "white", BLACK: "black"}
+_ENDINGS = {
+    "resignation": "{winner} wins: {loser} resigned",
+    "time": "{winner} wins on time",
+    "insufficient material on time": "Draw: {loser} ran out of time, {winner} has only royal pieces left",
+    "agreement": "Draw by agreement",
+    "aborted": "Game aborted",
+}
+
+
+def iso(t: datetime | None) -> str | None:
+    t = aware(t)
+    return None if t is None else t.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def board_view(board: Board) -> dict:
+    """The squares, side to move, check and last move of a board."""
+    pos = board.position
+    v = board.variant
+    them = pos.turn ^ 1
+    last = board.move_stack[-1] if board.move_stack else None
+    return {
+        "squares": [pos.t.letter[c] for c in pos.board],
+        "turn": COLOUR[pos.turn],
+        "check": [v.square_name(r) for r in pos.royals[pos.turn] if pos.attacked(r, them)],
+        "last": None if last is None else {"from": v.square_name(last.from_square),
+                                           "to": v.square_name(last.to_square)},
+        "fen": board.fen(),
+        "ply": len(board.move_stack),
+    }
+
+
+def outcome_view(game: Game) -> dict | None:
+    """How the game ended (None while it goes on)."""
+    row = game.row
+    if row["status"] not in ("over", "aborted"):
+        return None
+    result, termination = row["result"], row["termination"]
+    winner = {"1-0": "white", "0-1": "black"}.get(result)
+    out = game.board.outcome()
+    if out is not None and out.termination == termination:
+        text = str(out)
+    else:
+        loser = seats.other(winner) if winner else game.turn
+        text = _ENDINGS.get(termination, termination).format(
+            winner=seats.other(loser).capitalize(), loser=loser.capitalize())
+        text += f" ({result})" if result != "*" else ""
+    return {"result": result, "winner": winner, "termination": termination, "text": text}
+
+
+def move_view(note: dict) -> dict:
+    return {"ply": note["ply"], "uci": note["uci"], "san": note["san"], "gc": note["gc"],
+            "at": iso(note["at"]), "clock_ms": note.get("clock_ms")}
+
+
+def _legal(game: Game) -> list[dict]:
+    if game.row["status"] != "playing":
+        return []
+    name = game.variant.square_name
+    return [{"from": name(m.from_square), "to": name(m.to_square), "uci": m.uci(), "piece": m.piece,
+             "new": m.new_piece, "capture": m.is_capture, "choice": m.is_choice, "castle": m.is_castling,
+             "transform": m.is_transformation, "morph": m.is_morph} for m in game.board.legal_moves]
+
+
+def clock_view(game: Game, at: datetime) -> dict | None:
+    if game.row["tc"] is None:
+        return None
+    return {"white_ms": max(0, game.time_left("white", at)), "black_ms": max(0, game.time_left("black", at)),
+            "running": game.clock_running(), "at": iso(at)}
+
+
+def seat_view(game: Game, side: str) -> str:
+    row = game.row
+    if row[side] == "engine":
+        return "engine"
+    return "taken" if row[f"{side}_token"] and row[f"{side}_joined"] else "free"
+
+
+def state_view(game: Game, you: list[str], at: datetime) -> dict:
+    """Everything a page shows of a game, for a request holding the seats ``you``."""
+    row = game.row
+    tc = game.tc
+    info = json.loads(row["engine_info"]) if row["engine_info"] else {}
+    return {
+        "id": game.id,
+        "version": row["version"],
+        "variant": row["variant"],
+        "name": game.variant.name,
+        "title": describe(game.variant)["title"],
+        "setup": row["setup"],
+        "start_fen": row["start_fen"],
+        **board_view(game.board),
+        "legal": _legal(game),
+        "history": [move_view(m) for m in game.moves],
+        "outcome": outcome_view(game),
+        "status": row["status"],
+        "mode": row["mode"],
+        "players": {s: row[s] for s in seats.SIDES},
+        "names": {s: row[f"{s}_name"] for s in seats.SIDES},
+        "seats": {s: seat_view(game, s) for s in seats.SIDES},
+        "you": you,
+        "level": row["level"],
+        "time_control": tc.view() if tc else None,
+        "clock": clock_view(game, at),
+        "offers": {"draw": row["draw_offer"], "takeback": row["takeback_offer"]},
+        "thinking": game.thinking(at),
+        "engine": info,
+        "created": iso(row["created"]),
+    }
+
+
+def summary_view(row: dict, title: str) -> dict:
+    """A game in the lobby's lists."""
+    gid = row["id"]
+    return {"id": gid, "variant": row["variant"], "title": title, "setup": row["setup"], "mode": row["mode"],
+            "time_control": row["tc"], "status": row["status"], "result": row["result"],
+            "termination": row["termination"], "ply": row["ply"],
+            "players": {s: row[s] for s in seats.SIDES}, "names": {s: row[f"{s}_name"] for s in seats.SIDES},
+            "created": iso(row["created"]), "updated": iso(row["updated"]), "watch": f"/game/{gid}",
+            "pgn": f"/api/games/{gid}/record?format=pgn&download=1",
+            "gc": f"/api/games/{gid}/record?format=gc&download=1"}

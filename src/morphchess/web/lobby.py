@@ -1,0 +1,66 @@
+"""The lobby page: open seeks to accept, games to watch, finished games with their records (plain HTML)."""
+
+from __future__ import annotations
+
+from html import escape
+
+__all__ = ["lobby_page"]
+
+_HEADINGS = {"open": "Open seeks", "playing": "Games being played", "finished": "Finished games"}
+
+
+def _players(game: dict) -> str:
+    names = []
+    for side in ("white", "black"):
+        if game["players"][side] == "engine":
+            names.append("engine")
+        else:
+            names.append(game["names"][side] or "?")
+    return escape(" vs ".join(names))
+
+
+def _row(kind: str, game: dict) -> str:
+    cells = [escape(game["title"]), _players(game), escape(game["time_control"] or "untimed"), str(game["ply"])]
+    if kind == "open":
+        link = (f'<button type="button" class="accept" data-game="{escape(game["id"])}">Accept</button> '
+                f'<a href="{escape(game["watch"])}">view</a>')
+    elif kind == "playing":
+        link = f'<a href="{escape(game["watch"])}">watch</a>'
+    else:
+        cells.append(escape(f'{game["result"]} ({game["termination"]})'))
+        link = (f'<a href="{escape(game["watch"])}">view</a> <a href="{escape(game["pgn"])}">PGN</a> '
+                f'<a href="{escape(game["gc"])}">GC log</a>')
+    return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + f"<td>{link}</td></tr>"
+
+
+def _table(kind: str, rows: list[dict]) -> str:
+    head = ["variant", "players", "time", "moves"] + (["result"] if kind == "finished" else []) + [""]
+    body = "".join(_row(kind, g) for g in rows) or f'<tr><td colspan="{len(head)}">none</td></tr>'
+    return (f'<section id="{kind}"><h2>{_HEADINGS[kind]}</h2><table><thead><tr>'
+            + "".join(f"<th>{h}</th>" for h in head) + f"</tr></thead><tbody>{body}</tbody></table></section>")
+
+
+# Accepting a seek: the server hands out the seat's token; the page keeps it in the link's fragment.
+_SCRIPT = """
+document.addEventListener("click", async (e) => {
+  const button = e.target.closest("button.accept");
+  if (!button) return;
+  const name = document.getElementById("name").value || null;
+  const response = await fetch(`/api/games/${button.dataset.game}/accept`, {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name})});
+  const answer = await response.json();
+  if (response.ok) location.href = answer.seat.link;
+  else document.getElementById("lobby-error").textContent = answer.error.message;
+});
+"""
+
+
+def lobby_page(lists: dict[str, list[dict]]) -> str:
+    """The lobby as one HTML page (the JSON behind it: ``GET /api/lobby``)."""
+    tables = "".join(_table(kind, lists[kind]) for kind in _HEADINGS)
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>morphchess lobby</title><link rel="stylesheet" href="/static/style.css"></head>
+<body class="lobby"><main><h1>morphchess lobby</h1>
+<p><a href="/">New game</a> · <label>Your name <input id="name" maxlength="40"></label></p>
+<p id="lobby-error" role="alert"></p>{tables}</main><script>{_SCRIPT}</script></body></html>"""

@@ -1,0 +1,294 @@
+"""The games part of the HTTP API: creating, reading, playing, offers, the event stream, records, lobby."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import PlainTextResponse, StreamingResponse
+from pydantic import BaseModel, Field
+
+from .. import gamecourier, pgn
+from ..board import RecordError
+from ..errors import InputError
+from . import actions
+from .bots import Bots
+from .db import aware, now
+from .errors import BadInput, NotFound
+from .events import stream
+from .gameview import board_view, state_view, summary_view
+from .seats import client_key, token_of
+from .store import Game, NewGame, Store
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api")
+Kind = Literal["human", "engine"]
+Side = Literal["white", "black"]
+Action = Literal["offer", "accept", "decline"]
+_GC_MOVE = re.compile(r"\b[a-z]\d+-[a-z]\d+\b")
+Name = Field(None, max_length=40, description="the player's name, shown to everyone")
+
+
+class NewGameIn(BaseModel):
+    variant: str = Field("chess", max_length=40, description="a built-in name or a pasted definition's key")
+    definition: str | None = Field(None, description="definition text to play instead of `variant`")
+    setup: str | None = Field(None, max_length=40, description="start array, e.g. Polymorph's knights")
+    fen: str | None = Field(None, max_length=1000, description="start from this position text")
+    moves: list[str] = Field(default_factory=list, max_length=2000,
+                             description="moves played first (coordinate text or SAN)")
+    mode: Literal["local", "invite", "open"] = "local"
+    side: Literal["white", "black", "random"] = Field("white", description="the creator's side (invite, open)")
+    white: Kind | None = Field(None, description="local games: human by default; invite, open: the creator's side is human")
+    black: Kind | None = Field(None, description="local games: engine by default; invite, open: human by default")
+    level: int = Field(3, ge=1, le=8, description="engine strength, 1 (weak) to 8")
+    time_control: str | None = Field(None, max_length=20, description='"5+3", "3d" or none')
+    name: str | None = Name
+
+
+class MoveIn(BaseModel):
+    move: str = Field(..., max_length=40, description="coordinate text (e2e4, e7e8q, c1c1n) or SAN")
+    ply: int = Field(..., ge=0, description="the game's ply the move was made from")
+
+
+class UndoIn(BaseModel):
+    plies: int = Field(1, ge=1, le=10000)
+
+
+class PlayersIn(BaseModel):
+    white: Kind | None = None
+    black: Kind | None = None
+    level: int | None = Field(None, ge=1, le=8)
+
+
+class EngineIn(BaseModel):
+    level: int | None = Field(None, ge=1, le=8, description="search at this level (it becomes the game's)")
+    wait: bool = Field(False, description="answer only when the engine has moved")
+
+
+class SideIn(BaseModel):
+    side: Side | None = Field(None, description="needed only when the token holds both seats")
+
+
+class OfferIn(SideIn):
+    action: Action
+
+
+class NameIn(BaseModel):
+    name: str | None = Name
+
+
+class ImportIn(BaseModel):
+    text: str
+    format: Literal["auto", "pgn", "gc"] = "auto"
+    variant: str = Field("chess", max_length=40, description="variant of a Game Courier log (PGN names its own)")
+    definition: str | None = None
+    setup: str | None = Field(None, max_length=40)
+    white: Kind = "human"
+    black: Kind = "human"
+    level: int = Field(3, ge=1, le=8)
+
+
+def _store(request: Request) -> Store:
+    return request.app.state.store
+
+
+def _bots(request: Request) -> Bots:
+    return request.app.state.bots
+
+
+def answer(request: Request, game: Game, **extra) -> dict:
+    """The game state for this request (after starting the engine if it is to move)."""
+    game = _bots(request).kick(game) or game
+    return {**state_view(game, game.sides_of(token_of(request)), now()), **extra}
+
+
+def _seat(game: Game, token: str, sides: list[str]) -> dict:
+    return {"token": token, "sides": sides, "link": f"/game/{game.id}#seat={token}"}
+
+
+def _created(request: Request, game: Game, tokens: dict[str, list[str]]) -> dict:
+    (mine, my_sides), *others = tokens.items()
+    state = answer(request, game)
+    state["you"] = my_sides
+    return {**state, "seat": _seat(game, mine, my_sides),
+            "invite": _seat(game, *others[0]) if others else None, "watch": f"/game/{game.id}"}
+
+
+@router.post("/games", summary="start a game; the answer carries the creator's seat (and the invite)")
+def new_game(request: Request, body: NewGameIn):
+    game, tokens = _store(request).create(NewGame(**body.model_dump()), client_key(request))
+    return _created(request, game, tokens)
+
+
+@router.get("/games/{gid}", summary="a game's state; `you` lists the seats the request's token holds")
+def get_game(request: Request, gid: str):
+    store = _store(request)
+    game = store.get(gid)
+    deadline = game.deadline()
+    if deadline is not None and deadline <= now():
+        store.flag(gid)
+        game = store.get(gid)
+    return answer(request, game)
+
+
+@router.get("/games/{gid}/events", summary="the game's live event stream (Server-Sent Events)")
+def events(request: Request, gid: str, since: int | None = Query(None, ge=0),
+           last_event_id: str | None = Header(None)):
+    store = _store(request)
+    store.get(gid)  # 404 before the stream starts
+    if last_event_id and last_event_id.strip().isdigit():
+        since = int(last_event_id)
+    body = stream(store, _bots(request), request.app.state.notifier, gid, since)
+    return StreamingResponse(body, media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@router.post("/games/{gid}/moves", summary="play a move for the side to move (its seat's token)")
+def play(request: Request, gid: str, body: MoveIn):
+    return answer(request, actions.play(_store(request), gid, token_of(request), body.move, body.ply))
+
+
+@router.post("/games/{gid}/undo", summary="take back moves at once (holder of every human seat)")
+def undo(request: Request, gid: str, body: UndoIn):
+    return answer(request, actions.undo(_store(request), gid, token_of(request), body.plies))
+
+
+@router.patch("/games/{gid}", summary="change who plays each side, or the engine level (local games)")
+def patch_game(request: Request, gid: str, body: PlayersIn):
+    return answer(request, actions.set_players(_store(request), gid, token_of(request),
+                                               body.white, body.black, body.level))
+
+
+@router.post("/games/{gid}/engine", summary="let the engine move for the side to move now")
+def engine_move(request: Request, gid: str, body: EngineIn):
+    token = token_of(request)
+    bots = _bots(request)
+    game = _store(request).get(gid)
+    actions.owner(game, token)
+    if not game.thinking(now()):  # an engine seat's search may have started already
+        game = bots.start(gid, level=body.level, check=lambda g: actions.owner(g, token))
+    if body.wait:
+        bots.wait(gid, 120)
+        game = _store(request).get(gid)
+    return answer(request, game)
+
+
+@router.post("/games/{gid}/stop", summary="the thinking engine plays its best move so far")
+def stop(request: Request, gid: str):
+    actions.stop_engine(_store(request), gid, token_of(request))
+    _bots(request).wait(gid, 10)
+    return answer(request, _store(request).get(gid))
+
+
+@router.post("/games/{gid}/resign", summary="resign")
+def resign(request: Request, gid: str, body: SideIn):
+    return answer(request, actions.resign(_store(request), gid, token_of(request), body.side))
+
+
+@router.post("/games/{gid}/draw", summary="offer, accept or decline a draw")
+def draw(request: Request, gid: str, body: OfferIn):
+    return answer(request, actions.draw(_store(request), gid, token_of(request), body.action, body.side))
+
+
+@router.post("/games/{gid}/takeback", summary="ask to take back your last move; accept or decline")
+def takeback(request: Request, gid: str, body: OfferIn):
+    return answer(request, actions.takeback(_store(request), gid, token_of(request), body.action, body.side))
+
+
+@router.post("/games/{gid}/abort", summary="end the game without result (before ply 2)")
+def abort(request: Request, gid: str):
+    return answer(request, actions.abort(_store(request), gid, token_of(request)))
+
+
+@router.post("/games/{gid}/accept", summary="take the free seat of an open seek")
+def accept(request: Request, gid: str, body: NameIn):
+    game, token = actions.accept(_store(request), gid, body.name)
+    side = game.sides_of(token)
+    return {**answer(request, game), "you": side, "seat": _seat(game, token, side), "invite": None,
+            "watch": f"/game/{game.id}"}
+
+
+@router.post("/games/{gid}/join", summary="give your name for your seat")
+def join(request: Request, gid: str, body: NameIn):
+    return answer(request, actions.join(_store(request), gid, token_of(request), body.name))
+
+
+@router.get("/games/{gid}/positions/{ply}", summary="the board after the first `ply` moves")
+def position(request: Request, gid: str, ply: int):
+    game = _store(request).get(gid)
+    if not 0 <= ply <= game.ply:
+        raise NotFound(f"ply {ply} is not in the game (0 to {game.ply})")
+    board = game.board.root()
+    for move in game.board.move_stack[:ply]:
+        board.push(move)
+    return board_view(board)
+
+
+def _player(game: Game, side: str) -> str:
+    row = game.row
+    if row[side] == "engine":
+        return f"morphchess engine, level {row['level']}"
+    return row[f"{side}_name"] or "Anonymous"
+
+
+def pgn_headers(game: Game) -> dict[str, str]:
+    """The PGN tags of a stored game: its date, players, result and time control."""
+    row = game.row
+    tags = {"Event": "morphchess game", "Site": f"/game/{game.id}",
+            "Date": aware(row["created"]).strftime("%Y.%m.%d"),
+            "White": _player(game, "white"), "Black": _player(game, "black")}
+    if row["status"] in ("over", "aborted"):
+        tags["Result"] = row["result"]
+        tags["Termination"] = {"time": "time forfeit", "insufficient material on time": "time forfeit",
+                               "aborted": "abandoned"}.get(row["termination"], "normal")
+    tc = game.tc
+    if tc is not None:
+        tags["TimeControl"] = (f"1/{tc.per_move_ms // 1000}" if tc.per_move_ms
+                               else f"{tc.base_ms // 1000}+{tc.increment_ms // 1000}")
+    return tags
+
+
+@router.get("/games/{gid}/record", response_class=PlainTextResponse, summary="the game as PGN or GC log")
+def record(request: Request, gid: str, format: Literal["pgn", "gc"] = "pgn", download: bool = False):
+    game = _store(request).get(gid)
+    text = pgn.write(game.board, pgn_headers(game)) if format == "pgn" else gamecourier.write(game.board)
+    headers = {"Content-Disposition": f'attachment; filename="morphchess-{gid}.{format}.txt"'} if download else {}
+    return PlainTextResponse(text, headers=headers)
+
+
+@router.post("/import", summary="start a local game from a PGN text or a Game Courier log")
+def import_record(request: Request, body: ImportIn):
+    store = _store(request)
+    fmt = body.format
+    if fmt == "auto":  # Game Courier moves read "e2-e4"; PGN has tags or SAN
+        fmt = "gc" if _GC_MOVE.search(body.text) and not body.text.lstrip().startswith("[") else "pgn"
+    chosen = store.catalog.add(body.definition) if body.definition is not None else body.variant
+    try:
+        if fmt == "pgn":  # a PGN without variant tags is a game of the variant chosen on the page
+            untagged = "[Variant " not in body.text and "[VariantDefinition " not in body.text
+            board = pgn.read(body.text, store.catalog.get(chosen) if untagged else None).board
+        else:
+            board = gamecourier.read(body.text, store.catalog.get(chosen), setup=body.setup)
+    except (RecordError, InputError, ValueError) as e:
+        raise BadInput(f"{fmt} record: {str(e)[:300]}") from None
+    spec = NewGame(variant=store.catalog.key_of(board.variant), setup=board.setup,
+                   fen=board.root_fen if board.custom_start else None, moves=[m.uci() for m in board.move_stack],
+                   white=body.white, black=body.black, level=body.level)
+    game, tokens = store.create(spec, client_key(request))
+    return _created(request, game, tokens)
+
+
+@router.get("/lobby", summary="open seeks, games being played, finished games (newest first)")
+def lobby(request: Request):
+    return lobby_lists(_store(request))
+
+
+def lobby_lists(store: Store) -> dict[str, list[dict]]:
+    lists = {"open": store.lobby(("open",)), "playing": store.lobby(("playing",)),
+             "finished": store.lobby(("over",))}
+    titles = store.catalog.titles({r["variant"] for rows in lists.values() for r in rows})
+    return {name: [summary_view(r, titles.get(r["variant"], r["variant"])) for r in rows]
+            for name, rows in lists.items()}
+
