@@ -15,6 +15,7 @@ from .notation import FenError, MoveError, from_fen, move_to_coord, parse_coord,
 from .position import Position
 from .variant import BLACK, WHITE, Variant, VariantError
 from .variants import builtin, load_variant, names
+from .web.serve import add as serve_command
 
 
 class UsageError(InputError):
@@ -279,22 +280,6 @@ def cmd_replay(args) -> None:
     print(f"{len(board.move_stack)} plies; " + (str(outcome) if outcome else "the game is not over"))
 
 
-def cmd_serve(args) -> None:
-    try:
-        import uvicorn
-
-        from .web import create_app
-    except ImportError as e:
-        raise UsageError(f"the web board needs the web extra: pip install 'morphchess[web]' ({e})") from None
-    url = f"http://{args.host}:{args.port}/"
-    if args.open:
-        import threading
-        import webbrowser
-        threading.Timer(1.0, webbrowser.open, (url,)).start()
-    print(f"morphchess web board on {url} (Ctrl-C stops it)", file=sys.stderr)
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit status 2), like the rest of the command line."""
 
@@ -380,14 +365,6 @@ def _add_match(sub) -> None:
     p.set_defaults(func=cmd_match)
 
 
-def _add_serve(sub) -> None:
-    p = sub.add_parser("serve", help="play in the browser: the web board and its JSON API")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--open", action="store_true", help="open the board in the web browser")
-    p.set_defaults(func=cmd_serve)
-
-
 def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play against the engine in the terminal")
     _add_variant_arg(p, nargs="?")
@@ -401,7 +378,7 @@ def _add_play(sub) -> None:
 
 # Each entry adds one subcommand; front ends in their own modules (protocols, lab) add theirs here.
 COMMANDS = [_add_variants, _add_show, _add_perft, _add_values, _add_bestmove, _add_records, _add_match,
-            _add_serve, _add_play]
+            serve_command, _add_play]
 COMMANDS += [uci.add_command, xboard.add_command]
 
 
