@@ -1,0 +1,73 @@
+"""``morphchess lab VARIANT`` and ``morphchess lab compare A B``."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import OptionError
+
+__all__ = ["add", "run"]
+
+
+def add(sub) -> None:
+    """Add the ``lab`` subcommand."""
+    p = sub.add_parser("lab", help="self-play statistics of a variant (or 'lab compare A B'): balance, endings, "
+                       "lengths, piece values, plots and an HTML report")
+    p.add_argument("targets", nargs="+", metavar="VARIANT",
+                   help="a built-in name or definition file; or: compare A B")
+    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--level", type=int, help="engine level of both sides (default 2)")
+    p.add_argument("--movetime", type=int, help="milliseconds per move instead of a level")
+    p.add_argument("--jobs", type=int, default=1, help="games played at once (worker processes; Ray CPUs)")
+    p.add_argument("--out", help="store and report directory (default lab-results/NAME-PLAYER-DIGEST; "
+                   "compare: DIR/a and DIR/b)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the setups and random openings (default 1)")
+    p.add_argument("--opening-plies", type=int, default=4, help="random plies before the engine plays (default 4)")
+    p.add_argument("--setup", help="start array (e.g. Polymorph's knights) or 'random' (one per game)")
+    p.add_argument("--max-plies", type=int, default=400, help="a longer game is a draw by move cap (default 400)")
+    p.add_argument("--ray", metavar="ADDRESS", help="play the games as Ray tasks on this cluster, or 'local'")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def _lab(spec: str, args, out: str | None) -> tuple[list[dict], dict, str]:
+    """Play (or reuse) one lab and write its report; returns records, summary and directory."""
+    from .progress import ProgressBar
+    from .report import write_report
+    from .run import default_out, run_lab
+    from .selfplay import settings_for
+    from .stats import summarize
+    settings = settings_for(spec, args.level, args.movetime, args.opening_plies, args.seed, args.setup,
+                            args.max_plies)
+    out = out or default_out(settings)
+    records = run_lab(settings, args.games, out, args.jobs, args.ray,
+                      progress=None if args.quiet else lambda total, done: ProgressBar(total, done))
+    summary = summarize(records, settings)
+    write_report(summary, records, out)
+    return records, summary, out
+
+
+def run(args) -> None:
+    """Run a lab, or compare two."""
+    from .report import text_report
+    if args.targets[0] != "compare":
+        if len(args.targets) != 1:
+            raise OptionError("give one variant, or: lab compare A B")
+        _records, summary, out = _lab(args.targets[0], args, args.out)
+        print(text_report(summary), end="")
+        print(f"report: {os.path.join(out, 'report.html')}")
+        return
+    if len(args.targets) != 3:
+        raise OptionError("lab compare needs two variants: lab compare A B")
+    from .compare import compare, compare_text
+    sides = []
+    for spec, sub in zip(args.targets[1:], ("a", "b")):
+        sides.append(_lab(spec, args, args.out and os.path.join(args.out, sub)))
+        print(f"{spec}: report in {os.path.join(sides[-1][2], 'report.html')}", file=sys.stderr)
+    (a, _, _), (b, _, _) = sides
+    text = compare_text(args.targets[1], args.targets[2], a, b, compare(a, b))
+    if args.out:
+        with open(os.path.join(args.out, "compare.txt"), "w", encoding="utf-8") as f:
+            f.write(text)
+    print(text, end="")
