@@ -1,0 +1,123 @@
+"""``morphchess xboard``: python-chess and XBoard itself play it; the match runner plays every variant."""
+
+import os
+import random
+import re
+import shutil
+import subprocess
+
+import chess
+import chess.engine
+import pytest
+
+from morphchess.board import Board
+from morphchess.engine.match import run_match
+from morphchess.variants import builtin, names
+from morphchess.xboard import main, move_text, parse_move, piece_to_char, setup_commands, xboard_betza
+from protocol_support import ENGINE, Session, engine_command
+
+
+def test_python_chess_plays_a_whole_game():
+    rng = random.Random(4)
+    board = chess.Board()
+    with chess.engine.SimpleEngine.popen_xboard([*ENGINE, "xboard"], timeout=30) as engine:
+        assert engine.id["name"] == "morphchess"
+        while not board.is_game_over() and board.ply() < 200:
+            if board.turn == chess.BLACK:
+                board.push(engine.play(board, chess.engine.Limit(depth=2)).move)
+            else:
+                board.push(rng.choice(list(board.legal_moves)))
+    assert board.is_checkmate() and board.turn == chess.WHITE
+
+
+@pytest.mark.parametrize("variant", [n for n in names() if n != "chess"])
+def test_every_variant_through_xboard(variant):
+    """A whole game of each variant, the engine behind CECP (``variant NAME``) against a random player."""
+    r = run_match(variant, "random", f"xboard:{engine_command('xboard')}", 1, movetime_ms=30, seed=5)
+    assert (r.wins, r.draws, r.losses) == (0, 0, 1)
+
+
+def test_engine_defined_variant_commands():
+    v = builtin("crossroads")
+    assert piece_to_char(v) == "PNBRQ.....L..HD..............ZKpnbrq.....l..hd..............zk"
+    lines = setup_commands(v, Board(v).fen())
+    assert lines[0] == ("setup (PNBRQ.....L..HD..............ZKpnbrq.....l..hd..............zk) 9x9+0_fairy "
+                        "rnbqkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKQBNR w KQkq - 0 1")
+    assert "piece P& ifmnDfmWfcF" in lines  # Crossroads has no en passant: the 'e' capture is left out
+    assert "piece K& KisO3" in lines
+    assert xboard_betza("FAGAY") == "FAGjjjF" and xboard_betza("WDHWX") == "WDHjjjW" and xboard_betza("fNX") == ""
+    assert piece_to_char(builtin("polymorph")) == "PNBRQAGKpnbrqagk"
+
+
+def test_morphs_are_written_as_promotions():
+    board = Board("crossroads")
+    move = board.parse_uci("f2f3")
+    assert move_text(move) == "f2f3z"
+    assert parse_move(board, "f2f3z") == move and parse_move(board, "f2f3") == move
+    with pytest.raises(ValueError):
+        parse_move(board, "f2f3q")  # a pawn arriving on f3 becomes an amazon, nothing else
+    poly = Board("polymorph")
+    assert move_text(poly.parse_uci("c1c1n")) == "c1c1n"  # a transformation keeps its own text
+
+
+def test_session():
+    s = Session(main)
+    s.send("xboard", "protover 2")
+    features = s.expect("feature myname")
+    assert 'variants="normal,crossroads,' in features and "setboard=1" in features and "ping=1" in features
+    s.expect("feature done=1")
+    s.send("new", "variant crossroads")
+    assert s.expect("setup (").endswith("9x9+0_fairy rnbqkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKQBNR w KQkq - 0 1")
+    s.send("force", "lift f2")
+    marks = s.expect("highlight ").split()[1]
+    assert marks == "9/9/9/9/9/5b3/5b3/9/9"  # f3 and f4: the pawn morphs there (blue: a forced promotion)
+    s.send("put f3")
+    assert s.expect("choice") == "choice Z"
+    s.send("usermove f2f3z", "usermove e7e5", "ping 7")
+    assert s.expect("Illegal move") and s.expect("pong 7")
+    s.send("usermove e8e7", "undo", "usermove e8e6", "sd 2", "post", "go")
+    thinking = s.expect("1 ")
+    assert re.fullmatch(r"1 -?\d+ \d+ \d+( [a-i]\d[a-i]\d[a-z]?)+", thinking)
+    move = s.expect("move ").split()[1]
+    board = Board("crossroads")
+    for m in ("f2f3", "e8e6"):
+        board.push_uci(m)
+    assert move_text(parse_move(board, move)) == move
+    s.send("remove", "setboard 4k4/9/9/9/9/9/9/9/R3K4 w - - 0 1", "frobnicate", "ping 8")
+    assert s.expect("Error (unknown command): frobnicate") and s.expect("pong 8")
+    s.close()
+
+
+def test_game_end_is_claimed():
+    s = Session(main)
+    s.send("protover 2", "new", "force", "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "sd 3", "go")
+    assert s.expect("move ") == "move a1a8"
+    assert s.expect("1-0") == "1-0 {White wins by checkmate (1-0)}"
+    s.close()
+
+
+def _xboard() -> str | None:
+    return shutil.which("xboard", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
+
+
+@pytest.mark.skipif(not (_xboard() and shutil.which("xvfb-run")),
+                    reason="XBoard and xvfb-run are not installed (apt-get install xboard xvfb)")
+def test_xboard_plays_a_crossroads_game(tmp_path):
+    """XBoard (under a virtual X server) runs a whole Crossroads game between two morphchess engines.
+
+    Its debug log holds every move the engines made; they replay legally here and end as claimed."""
+    debug, pgn = tmp_path / "xboard.debug", tmp_path / "game.pgn"
+    engine = engine_command("xboard")
+    subprocess.run(["xvfb-run", "-a", _xboard(), "-fcp", engine, "-scp", engine, "-variant", "crossroads",
+                    "-matchGames", "1", "-searchDepth", "1", "-tc", "5", "-testLegality", "false",
+                    "-saveGameFile", str(pgn), "-debug", "-nameOfDebugFile", str(debug), "-xexit"],
+                   cwd=tmp_path, timeout=240, capture_output=True, check=False)
+    log = debug.read_text(errors="replace")
+    assert "setup (PNBRQ.....L..HD" in log and "piece K& KisO3" in log
+    board = Board("crossroads")
+    for text in re.findall(r"<(?:first|second) *: move (\S+)", log):
+        board.push(parse_move(board, text))
+    outcome = board.outcome()
+    assert outcome is not None and len(board.move_stack) > 4
+    game = pgn.read_text()
+    assert f'[Result "{outcome.result()}"]' in game and "=Z" in game  # morphs shown as promotions
