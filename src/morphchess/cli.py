@@ -11,6 +11,7 @@ import warnings
 from . import uci, xboard
 from .errors import InputError
 from .idiagram import VariantWarning
+from .lab.cli import add as lab_command
 from .notation import FenError, MoveError, from_fen, move_to_coord, parse_coord, to_fen
 from .position import Position
 from .variant import BLACK, WHITE, Variant, VariantError
@@ -380,6 +381,7 @@ def _add_play(sub) -> None:
 COMMANDS = [_add_variants, _add_show, _add_perft, _add_values, _add_bestmove, _add_records, _add_match,
             serve_command, _add_play]
 COMMANDS += [uci.add_command, xboard.add_command]
+COMMANDS.append(lab_command)
 
 
 def build_parser() -> argparse.ArgumentParser:
