@@ -99,9 +99,8 @@ class Catalog:
             known = conn.execute(select(definitions.c.key).where(definitions.c.key == key)).first()
         if known:
             return key
-        v = _compile(text, None)
-        about = describe(v)
-        v.name = about["title"]
+        about = describe(_compile(text, None))
+        v = _compile(text, about["title"])  # compiled again under its title (a variant is frozen)
         with self.db.write() as conn:
             if not conn.execute(select(definitions.c.key).where(definitions.c.key == key)).first():
                 conn.execute(definitions.insert().values(key=key, sha256=digest, text=text, files=v.files,
