@@ -96,6 +96,18 @@ def test_game_end_is_claimed():
     s.close()
 
 
+def test_analyze_mode():
+    s = Session(main)
+    s.send("protover 2", "new", "variant morphomania", "force", "analyze")
+    assert re.fullmatch(r"2 -?\d+ \d+ \d+ \S+ \S+", s.expect("2 "))  # no 'post' needed while analysing
+    s.send("usermove e2e3")
+    s.expect("1 ")
+    s.send("exit", "ping 3")
+    s.expect("pong 3")
+    assert not s.quiet(0.5)  # the analysis has stopped and no move is played
+    s.close()
+
+
 def _xboard() -> str | None:
     return shutil.which("xboard", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
 

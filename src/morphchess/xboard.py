@@ -145,6 +145,7 @@ class XboardEngine:
         self.post = False
         self.lifted: dict[int, Move] = {}
         self.token: object | None = None      # the search whose move is still wanted
+        self.analyzing = False
 
     # -- commands --------------------------------------------------------------------
     def handle(self, line: str) -> bool:
@@ -174,7 +175,7 @@ class XboardEngine:
         variants = ",".join(xboard_name(variant_of(n)) for n in builtin_names())
         self.out("feature done=0")
         self.out(f'feature myname="{ENGINE_NAME}" variants="{variants}" setboard=1 usermove=1 ping=1 playother=1 '
-                 "time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 colors=0 san=0 highlight=1 debug=1")
+                 "time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 san=0 highlight=1 debug=1")
         self.out('feature option="VariantFile -file "')
         self.out("feature done=1")
 
@@ -184,6 +185,7 @@ class XboardEngine:
         self.board = Board(self.variant)
         self.engine_side = 1
         self.depth = None
+        self.analyzing = False
         if self.variant_file:
             self._define_variant()
 
@@ -228,8 +230,26 @@ class XboardEngine:
             raise ProtocolError("usermove needs a move")
         self._cancel()
         self.board.push(parse_move(self.board, rest[0]))
-        if not self._report_end() and self.engine_side == self.board.turn:
+        if self.analyzing:
+            self._analyze()
+        elif not self._report_end() and self.engine_side == self.board.turn:
             self._think()
+
+    def cmd_analyze(self, _rest) -> None:
+        """Think about the position without end, posting every depth, until ``exit``."""
+        self.engine_side = None
+        self.analyzing = True
+        self._analyze()
+
+    def cmd_exit(self, _rest) -> None:
+        self._cancel()
+        self.analyzing = False
+
+    def _analyze(self) -> None:
+        self._cancel()
+        if self.board.outcome() is None:
+            self.thinker.start(self.board, {}, lambda result, board: self._info(result, board, True),
+                               lambda result, board: None)
 
     def cmd_time(self, rest: list[str]) -> None:
         self.clock.remaining = 10 * int(rest[0])
@@ -264,6 +284,8 @@ class XboardEngine:
         if not self.board.move_stack:
             raise ProtocolError("no move to undo")
         self.board.pop()
+        if self.analyzing:
+            self._analyze()
 
     def cmd_remove(self, _rest) -> None:
         self.cmd_undo([])
@@ -275,6 +297,8 @@ class XboardEngine:
             self.board = Board(self.variant, fen=" ".join(rest))
         except FenError as e:
             raise ProtocolError(f"setboard: {e}") from None
+        if self.analyzing:
+            self._analyze()
 
     def cmd_now(self, _rest) -> None:
         """``?``: move now."""
@@ -336,8 +360,8 @@ class XboardEngine:
         self.token = None
         self.thinker.cancel()
 
-    def _info(self, result, board: Board) -> None:
-        if self.post:
+    def _info(self, result, board: Board, force: bool = False) -> None:
+        if self.post or force:
             score = result.score if result.mate is None else (100000 + result.mate if result.mate > 0
                                                               else -100000 + result.mate)
             pv = " ".join(move_text(m) for m in pv_moves(board, result.pv))
@@ -363,7 +387,7 @@ class XboardEngine:
 
 
 IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer", "name", "white", "black",
-           "draw", "ics", "nps", "cores", "memory", "egtpath", "exit", "analyze", "."}
+           "draw", "ics", "nps", "cores", "memory", "egtpath", "hint", "bk", ".", "pause", "resume"}
 
 
 def main(inp: TextIO | None = None, out: TextIO | None = None) -> None:
