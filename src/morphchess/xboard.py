@@ -352,8 +352,12 @@ class XboardEngine:
             return
         token = self.token = object()
 
+        def play(result, board: Board) -> None:  # main loop: the move, unless the game has moved on
+            if self.token is token:
+                self._play(result, board)
+
         def done(result, board: Board) -> None:  # search thread: hand the move to the main loop
-            self.calls.put(lambda: self.token is token and self._play(result, board))
+            self.calls.put(lambda: play(result, board))
         self.thinker.start(self.board, self._limits(), self._info, done)
 
     def _cancel(self) -> None:
@@ -369,7 +373,7 @@ class XboardEngine:
 
 
     def _play(self, result, board: Board) -> None:
-        """Play the search's move (main loop), unless the game has moved on since it started."""
+        """Play the search's move and say so."""
         self.token = None
         if result.move is None or self.engine_side != self.board.turn:
             return
