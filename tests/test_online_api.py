@@ -1,0 +1,279 @@
+"""Online play through the API: seats and tokens, invites and seeks, offers, abort, clocks, lobby,
+rate limit, and games that outlive the server object (SQLite, and PostgreSQL when installed)."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+from fastapi.testclient import TestClient  # noqa: E402
+from online_support import start_postgres  # noqa: E402
+
+from morphchess.web import create_app  # noqa: E402
+from morphchess.web.db import games, now  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def pg_url():
+    url, stop = start_postgres()
+    yield url
+    stop()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def db_url(request, tmp_path_factory):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('db')}/games.db"
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(scope="module")
+def client(db_url):
+    with TestClient(create_app(db_url, 100000)) as c:
+        yield c
+
+
+class Seat:
+    """One person: a token for some seats of a game."""
+
+    def __init__(self, client, gid: str, token: str | None) -> None:
+        self.client, self.gid, self.token = client, gid, token
+
+    def headers(self) -> dict:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def call(self, method: str, what: str = "", body: dict | None = None):
+        path = f"/api/games/{self.gid}" + (f"/{what}" if what else "")
+        return self.client.request(method, path, json=body, headers=self.headers())
+
+    def state(self) -> dict:
+        return self.call("GET").json()
+
+    def move(self, move: str, ply: int | None = None):
+        return self.call("POST", "moves", {"move": move, "ply": self.state()["ply"] if ply is None else ply})
+
+
+def invite(client, **spec) -> tuple[Seat, Seat, Seat]:
+    """An invite game: the creator's seat, the invited seat, a spectator."""
+    r = client.post("/api/games", json={"mode": "invite", **spec})
+    assert r.status_code == 200, r.text
+    g = r.json()
+    assert g["watch"] == f"/game/{g['id']}" and g["seat"]["link"] == f"/game/{g['id']}#seat={g['seat']['token']}"
+    return Seat(client, g["id"], g["seat"]["token"]), Seat(client, g["id"], g["invite"]["token"]), \
+        Seat(client, g["id"], None)
+
+
+def code(r) -> tuple[int, str]:
+    return r.status_code, r.json()["error"]["code"] if r.status_code >= 400 else ""
+
+
+def test_tokens_are_long_and_only_their_holder_moves(client):
+    ann, bob, watcher = invite(client, side="white", name="Ann")
+    assert len(ann.token) >= 22 and ann.token != bob.token  # 16 random bytes, URL-safe
+    state = watcher.state()
+    assert state["you"] == [] and ann.token not in str(state) and bob.token not in str(state)
+    assert state["seats"] == {"white": "taken", "black": "free"} and state["names"]["white"] == "Ann"
+    assert ann.state()["you"] == ["white"] and bob.state()["you"] == ["black"]
+    assert code(bob.move("e2e4")) == (403, "forbidden")  # not Bob's side
+    assert code(watcher.move("e2e4")) == (403, "forbidden")
+    assert code(Seat(client, ann.gid, "x" * 22).move("e2e4")) == (403, "forbidden")
+    assert ann.move("e2e4").status_code == 200
+    assert code(ann.move("e7e5")) == (403, "forbidden")
+    assert code(watcher.call("POST", "resign", {})) == (403, "forbidden")
+    assert code(watcher.call("POST", "draw", {"action": "offer"})) == (403, "forbidden")
+    assert code(watcher.call("POST", "undo", {"plies": 1})) == (403, "forbidden")
+    assert code(ann.call("POST", "undo", {"plies": 1})) == (403, "forbidden")  # needs both seats
+    bob.call("POST", "join", {"name": "Bob"})
+    assert bob.move("e7e5").status_code == 200
+    assert watcher.state()["names"] == {"white": "Ann", "black": "Bob"}
+    assert watcher.state()["seats"] == {"white": "taken", "black": "taken"}
+
+
+def test_a_stale_or_repeated_move_is_refused_and_changes_nothing(client):
+    ann, bob, _ = invite(client)
+    assert ann.move("e2e4", ply=0).status_code == 200
+    before = ann.state()
+    assert code(ann.move("e2e4", ply=0)) == (403, "forbidden")  # Black is to move now
+    assert code(bob.move("e7e5", ply=0)) == (409, "stale_ply")
+    assert code(bob.move("e7e5", ply=2)) == (409, "stale_ply")
+    assert ann.state()["version"] == before["version"] and ann.state()["ply"] == 1
+
+
+def test_open_seek_is_accepted_once(client):
+    r = client.post("/api/games", json={"mode": "open", "side": "black", "variant": "crossroads",
+                                        "time_control": "3d", "name": "Cy"})
+    g = r.json()
+    assert g["status"] == "open" and g["invite"] is None and g["seat"]["sides"] == ["black"]
+    lobby = client.get("/api/lobby").json()
+    seek = next(s for s in lobby["open"] if s["id"] == g["id"])
+    assert seek["title"] == "Crossroads" and seek["time_control"] == "3d" and seek["names"]["black"] == "Cy"
+    assert "token" not in str(lobby)
+    cy = Seat(client, g["id"], g["seat"]["token"])
+    assert code(cy.move("d8d7")) == (403, "forbidden")
+    r = client.post(f"/api/games/{g['id']}/accept", json={"name": "Di"})
+    assert r.status_code == 200 and r.json()["you"] == ["white"] and r.json()["status"] == "playing"
+    di = Seat(client, g["id"], r.json()["seat"]["token"])
+    assert code(client.post(f"/api/games/{g['id']}/accept", json={})) == (409, "conflict")
+    assert di.move("f2f3").status_code == 200 and cy.move("d8d7").status_code == 200
+    assert any(s["id"] == g["id"] for s in client.get("/api/lobby").json()["playing"])
+    assert "Open seeks" in client.get("/lobby").text
+
+
+def test_resign_and_finished_games_in_the_lobby(client):
+    ann, bob, _ = invite(client, side="black", name="Ann")
+    r = ann.call("POST", "resign", {})
+    assert r.json()["outcome"] == {"result": "1-0", "winner": "white", "termination": "resignation",
+                                   "text": "White wins: Black resigned (1-0)"}
+    assert code(bob.move("e2e4")) == (409, "conflict")
+    done = next(s for s in client.get("/api/lobby").json()["finished"] if s["id"] == ann.gid)
+    assert done["result"] == "1-0"
+    pgn_text = client.get(done["pgn"]).text
+    assert '[Result "1-0"]' in pgn_text and '[Black "Ann"]' in pgn_text and pgn_text.rstrip().endswith("1-0")
+    assert client.get(done["gc"]).status_code == 200
+
+
+def test_draw_offer_decline_and_accept(client):
+    ann, bob, _ = invite(client)
+    ann.move("e2e4")
+    assert ann.call("POST", "draw", {"action": "offer"}).json()["offers"]["draw"] == "white"
+    assert code(ann.call("POST", "draw", {"action": "accept"})) == (409, "conflict")  # one's own offer
+    assert bob.call("POST", "draw", {"action": "decline"}).json()["offers"]["draw"] is None
+    assert code(bob.call("POST", "draw", {"action": "accept"})) == (409, "conflict")  # nothing to accept
+    bob.call("POST", "draw", {"action": "offer"})
+    bob.move("e7e5")  # a move clears the offers
+    assert ann.state()["offers"]["draw"] is None
+    bob.call("POST", "draw", {"action": "offer"})
+    r = ann.call("POST", "draw", {"action": "accept"})
+    assert r.json()["outcome"]["result"] == "1/2-1/2" and r.json()["outcome"]["termination"] == "agreement"
+    assert code(ann.call("POST", "draw", {"action": "dance"})) == (422, "validation")
+
+
+def test_takeback_request(client):
+    ann, bob, _ = invite(client)
+    ann.move("e2e4")
+    bob.move("e7e5")
+    ann.move("g1f3")
+    assert code(bob.call("POST", "takeback", {"action": "accept"})) == (409, "conflict")
+    assert ann.call("POST", "takeback", {"action": "offer"}).json()["offers"]["takeback"] == "white"
+    r = bob.call("POST", "takeback", {"action": "accept"})
+    assert [h["uci"] for h in r.json()["history"]] == ["e2e4", "e7e5"] and r.json()["turn"] == "white"
+    # asked after the opponent replied: both moves go back
+    ann.move("d2d4")
+    bob.move("d7d5")
+    ann.call("POST", "takeback", {"action": "offer"})
+    assert bob.call("POST", "takeback", {"action": "decline"}).json()["ply"] == 4
+    ann.call("POST", "takeback", {"action": "offer"})
+    assert bob.call("POST", "takeback", {"action": "accept"}).json()["ply"] == 2
+
+
+def test_abort_only_before_the_second_move(client):
+    ann, bob, _ = invite(client)
+    ann.move("e2e4")
+    assert bob.call("POST", "abort").json()["status"] == "aborted"
+    assert code(bob.move("e7e5")) == (409, "conflict")
+    ann, bob, _ = invite(client)
+    ann.move("e2e4")
+    bob.move("e7e5")
+    assert code(ann.call("POST", "abort")) == (409, "conflict")
+
+
+def _age_clock(client, gid: str, seconds: float) -> None:
+    """Move the game's clock start back in time, as if the side to move had been thinking."""
+    db = client.app.state.store.db
+    with db.write() as conn:
+        at = conn.execute(games.select().where(games.c.id == gid)).mappings().first()["clock_at"]
+        conn.execute(games.update().where(games.c.id == gid).values(clock_at=at - timedelta(seconds=seconds)))
+
+
+def test_clocks_run_from_ply_two_with_increment(client):
+    ann, bob, _ = invite(client, time_control="1+2")
+    g = ann.move("e2e4").json()
+    assert g["clock"]["running"] is None and g["clock"]["white_ms"] == 60000  # first moves are untimed
+    bob.move("e7e5")
+    _age_clock(client, ann.gid, 10)
+    g = ann.move("g1f3").json()
+    assert g["clock"]["running"] == "black" and 51000 <= g["clock"]["white_ms"] <= 52500  # 60 - 10 + 2
+    assert g["history"][-1]["clock_ms"] == g["clock"]["white_ms"]
+
+
+def test_loss_on_time_and_draw_against_a_bare_king(client):
+    ann, bob, watcher = invite(client, time_control="1+0")
+    for seat, move in ((ann, "e2e4"), (bob, "e7e5"), (ann, "g1f3")):
+        seat.move(move)
+    _age_clock(client, ann.gid, 61)
+    g = watcher.state()
+    assert g["status"] == "over" and g["outcome"]["termination"] == "time" and g["outcome"]["result"] == "1-0"
+    assert g["clock"]["black_ms"] == 0 and code(bob.move("b8c6")) == (409, "conflict")
+    ann, bob, watcher = invite(client, time_control="1+0", fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    for seat, move in ((ann, "a1a2"), (bob, "e8d8"), (ann, "a2a3"), (bob, "d8c8")):
+        seat.move(move)
+    _age_clock(client, ann.gid, 61)  # White runs out; Black has a bare king and cannot win
+    out = watcher.state()["outcome"]
+    assert out["result"] == "1/2-1/2" and out["termination"] == "insufficient material on time"
+
+
+def test_correspondence_clock_is_reset_by_each_move(client):
+    ann, bob, _ = invite(client, time_control="3 days per move")
+    for seat, move in ((ann, "e2e4"), (bob, "e7e5")):
+        seat.move(move)
+    _age_clock(client, ann.gid, 86400)
+    g = ann.move("g1f3").json()
+    assert g["time_control"]["per_move_ms"] == 3 * 86_400_000
+    assert g["clock"]["white_ms"] == 3 * 86_400_000 and g["clock"]["running"] == "black"
+    assert 3 * 86_400_000 - 5000 < g["clock"]["black_ms"] <= 3 * 86_400_000
+
+
+def test_engine_seat_in_an_invite_game_is_stored_the_same_way(client):
+    r = client.post("/api/games", json={"mode": "invite", "side": "white", "black": "engine", "level": 1})
+    g = r.json()
+    assert g["invite"] is None and g["seats"]["black"] == "engine"
+    ann = Seat(client, g["id"], g["seat"]["token"])
+    ann.move("e2e4")
+    for _ in range(200):
+        if ann.state()["ply"] == 2:
+            break
+        time.sleep(0.05)
+    assert ann.state()["history"][1]["ply"] == 2
+
+
+def test_rate_limit_on_new_games(db_url):
+    with TestClient(create_app(db_url, 2)) as c:
+        c.app.state.store.games_per_minute = 2
+        # earlier tests of this module made games from the same client address: count from here
+        with c.app.state.store.db.write() as conn:
+            conn.execute(games.update().where(games.c.creator == _client_key()).values(
+                created=now() - timedelta(minutes=5)))
+        assert c.post("/api/games", json={}).status_code == 200
+        assert c.post("/api/games", json={}).status_code == 200
+        r = c.post("/api/games", json={})
+        assert code(r) == (429, "rate_limited") and r.headers["retry-after"] == "60"
+
+
+def _client_key() -> str:
+    import hashlib
+    return hashlib.sha256(b"testclient").hexdigest()[:16]
+
+
+def test_games_outlive_the_server_object(db_url):
+    with TestClient(create_app(db_url, 100000)) as c:
+        g = c.post("/api/games", json={"mode": "invite", "variant": "polymorph", "setup": "knights"}).json()
+        seat = Seat(c, g["id"], g["seat"]["token"])
+        seat.move("c1c1a")
+    with TestClient(create_app(db_url, 100000)) as c:  # a new server on the same database
+        state = Seat(c, g["id"], g["seat"]["token"]).state()
+        assert state["you"] == ["white"] and [h["uci"] for h in state["history"]] == ["c1c1a"]
+        assert state["setup"] == "knights"
+
+
+def test_two_servers_on_one_database_see_each_others_moves(db_url):
+    with TestClient(create_app(db_url, 100000)) as one, TestClient(create_app(db_url, 100000)) as two:
+        g = one.post("/api/games", json={"mode": "invite"}).json()
+        ann, bob = Seat(one, g["id"], g["seat"]["token"]), Seat(two, g["id"], g["invite"]["token"])
+        assert ann.move("e2e4").status_code == 200
+        assert bob.move("e7e5", ply=1).status_code == 200
+        assert code(ann.move("e7e5", ply=1)) in ((403, "forbidden"), (409, "stale_ply"))
+        assert [h["uci"] for h in ann.state()["history"]] == ["e2e4", "e7e5"]
