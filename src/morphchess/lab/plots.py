@@ -51,7 +51,7 @@ def _values(ax, s: dict) -> None:
     ax.set_xticks(list(xs), letters)
     ax.set_ylabel("centipawns")
     ax.legend(fontsize="small")
-    ax.set_title(f"Piece values (empirical: 95% bootstrap interval, anchor: {s['empirical_values']['anchor']})")
+    ax.set_title("Piece values (empirical: same sum as computed; 95% bootstrap interval)")
 
 
 def _changes(ax, s: dict, top: int = 20) -> None:

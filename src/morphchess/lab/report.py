@@ -48,7 +48,7 @@ def text_report(s: dict) -> str:
             lines.append(f"{kind.capitalize()} per game: " + ", ".join(f"{k} {v:.2f}" for k, v in s[kind].items()))
     ev = s["empirical_values"]
     lines.append(f"Piece values in centipawns: empirical from {ev['samples']} quiet positions "
-                 f"(anchor: {ev['anchor']}; 95% bootstrap interval) and computed by the engine")
+                 f"(scaled to the computed values' sum; 95% bootstrap interval) and computed by the engine")
     lines += [f"  {letter:3} {emp:24} {comp:>6}" for letter, emp, comp in _value_rows(s)]
     return "\n".join(lines) + "\n"
 
@@ -81,7 +81,8 @@ td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}img{{width:49%;mi
 to {length['q3']:g}, range {length['min']} to {length['max']}.</p>
 <div>{images}</div><h2>Endings</h2>{endings}<h2>First moves</h2>{firsts}
 <h2>Piece values (centipawns)</h2><p>Empirical: logistic regression of the result on the material balance of
-{s['empirical_values']['samples']} quiet positions, anchor {html.escape(s['empirical_values']['anchor'])}.</p>{values}
+{s['empirical_values']['samples']} quiet positions, scaled to the same sum as the computed values of the same pieces;
+95% bootstrap interval over games.</p>{values}
 </body></html>
 """
 

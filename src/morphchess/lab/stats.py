@@ -64,7 +64,6 @@ def summarize(records: list[dict], settings: LabSettings, resamples: int = 200) 
     results = Counter(r["result"] for r in records)
     variant = variant_of(settings.name, settings.text)
     computed = {t.letter: v for t in variant.types if not t.royal for v in [piece_values(variant)[t.letter]]}
-    pawns = [t.letter for t in variant.types if not t.royal and variant.is_pawn_like(t)]
     return {
         "variant": settings.name, "player": settings.player, "opening_plies": settings.opening_plies,
         "seed": settings.seed, "setup": settings.setup, "max_plies": settings.max_plies, "games": n,
@@ -76,5 +75,5 @@ def summarize(records: list[dict], settings: LabSettings, resamples: int = 200) 
         "morphs": _changes(records, "morphs"), "transformations": _changes(records, "transformations"),
         "promotions": _changes(records, "promotions"),
         "computed_values": computed,
-        "empirical_values": empirical_values(records, computed, pawns[0] if pawns else None, resamples),
+        "empirical_values": empirical_values(records, computed, resamples),
     }

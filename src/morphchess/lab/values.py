@@ -3,9 +3,10 @@
 Every material sample of a game (White's minus Black's count of each letter,
 weighted by the plies it lasted) is one observation of the game's result for
 White (1, ½ or 0).  The fitted coefficients, in logits per piece, are turned into
-centipawns by anchoring the pawn at the engine's computed pawn value (or, in a
-game without a pawn, by the least-squares scale onto the computed values).
-Intervals come from refitting on games drawn with replacement.
+centipawns with one scale: the one that gives them the same sum as the engine's
+computed values of the same pieces (so the two sets compare piece by piece; no
+single piece, not even the pawn, which morphs in most of these games, is the
+yardstick).  Intervals come from refitting on games drawn with replacement.
 """
 
 from __future__ import annotations
@@ -51,37 +52,40 @@ def _fit(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
     return minimize(loss, np.zeros(xi.shape[1]), jac=True, method="L-BFGS-B").x
 
 
-def _scale(beta: np.ndarray, letters: list[str], computed: dict[str, int], pawn: str | None) -> float:
-    """Centipawns per logit."""
-    if pawn in letters and beta[letters.index(pawn)] > 1e-6:
-        return computed[pawn] / beta[letters.index(pawn)]
-    c = np.array([computed[letter] for letter in letters], float)
-    return max(float(beta @ c) / float(beta @ beta), 0.0) if beta @ beta > 0 else 0.0
+def _scale(beta: np.ndarray, computed: np.ndarray) -> float | None:
+    """Centipawns per logit, or None when the coefficients do not add up to a positive value."""
+    total = float(beta.sum())
+    return float(computed.sum()) / total if total > 1e-9 else None
 
 
-def empirical_values(records: list[dict], computed: dict[str, int], pawn: str | None,
-                     resamples: int = 200, seed: int = 0) -> dict:
+def empirical_values(records: list[dict], computed: dict[str, int], resamples: int = 200, seed: int = 0) -> dict:
     """Values in centipawns with 95% bootstrap intervals, for the letters that were ever unbalanced.
 
-    Returns ``{"values": {letter: [value, low, high]}, "anchor": ..., "samples": n,
-    "white_edge": logit of the intercept}``; letters never unbalanced are left out.
+    Returns ``{"values": {letter: [value, low, high]}, "logits": {letter: coefficient},
+    "samples": plies sampled, "white_edge": the intercept}``; letters never
+    unbalanced are left out, and values are empty when the fit is degenerate.
     """
     letters = [letter for letter in computed if any(diff.get(letter) for r in records for diff, _ in r["material"])]
     x, y, w, games = _design(records, letters)
-    result = {"values": {}, "anchor": "pawn" if pawn in letters else "least squares",
-              "samples": int(w.sum()), "white_edge": 0.0}
-    if not letters or not len(x):
+    result: dict = {"values": {}, "logits": {}, "samples": int(w.sum()), "white_edge": 0.0}
+    if not letters:
         return result
+    target = np.array([computed[letter] for letter in letters], float)
     beta = _fit(x, y, w)
-    scale = _scale(beta[1:], letters, computed, pawn)
+    result["logits"] = {letter: round(float(b), 3) for letter, b in zip(letters, beta[1:])}
+    result["white_edge"] = round(float(beta[0]), 3)
+    scale = _scale(beta[1:], target)
+    if scale is None:
+        return result
     rng = np.random.default_rng(seed)
     boots = []
     for _ in range(resamples):
         pick = np.bincount(rng.integers(0, len(records), len(records)), minlength=len(records))[games]
-        b = _fit(x, y, w * pick)
-        boots.append(b[1:] * _scale(b[1:], letters, computed, pawn))
-    low, high = np.percentile(np.array(boots), [2.5, 97.5], axis=0)
+        b = _fit(x, y, w * pick)[1:]
+        s = _scale(b, target)
+        if s is not None:
+            boots.append(b * s)
+    low, high = np.percentile(np.array(boots), [2.5, 97.5], axis=0) if boots else (beta[1:] * scale,) * 2
     result["values"] = {letter: [round(float(beta[i + 1] * scale)), round(float(low[i])), round(float(high[i]))]
                         for i, letter in enumerate(letters)}
-    result["white_edge"] = round(float(beta[0]), 3)
     return result

@@ -24,6 +24,7 @@ from .bots import Bots
 from .catalog import Catalog, describe
 from .db import Database, default_url
 from .events import Notifier
+from .lab import router as lab_router
 from .lobby import lobby_page
 from .routes_games import lobby_lists
 from .routes_games import router as games_router
@@ -70,6 +71,7 @@ def create_app(db_url: str | None = None, games_per_minute: int = 60) -> FastAPI
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.mount("/docs-assets", StaticFiles(directory=_swagger_assets()), name="docs-assets")
     app.include_router(games_router)
+    app.include_router(lab_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))
     return app
