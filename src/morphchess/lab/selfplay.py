@@ -105,7 +105,8 @@ def _replay(board: Board, moves: list[Move], opening_plies: int) -> dict:
     is a capture); equal samples of a game are merged into ``[difference, plies]``.
     """
     royal = {t.letter for t in board.variant.types if t.royal}
-    san, changes = [], {"morphs": Counter(), "transformations": Counter(), "promotions": Counter()}
+    san: list[str] = []
+    changes: dict[str, Counter] = {"morphs": Counter(), "transformations": Counter(), "promotions": Counter()}
     samples: Counter = Counter()
     for ply, move in enumerate(moves):
         san.append(board.san(move))

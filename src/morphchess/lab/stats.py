@@ -44,8 +44,8 @@ def _first_moves(records: list[dict], top: int = 10) -> list[dict]:
     for r in records:
         if r["san"]:
             by_move.setdefault(r["san"][0], []).append(SCORE[r["result"]])
-    rows = [{"move": m, "games": len(s), "white_score": sum(s) / len(s)} for m, s in by_move.items()]
-    return sorted(rows, key=lambda row: (-row["games"], row["move"]))[:top]
+    ranked = sorted(by_move.items(), key=lambda item: (-len(item[1]), item[0]))[:top]
+    return [{"move": m, "games": len(s), "white_score": sum(s) / len(s)} for m, s in ranked]
 
 
 def _changes(records: list[dict], kind: str) -> dict[str, float]:
