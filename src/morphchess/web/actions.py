@@ -56,12 +56,13 @@ def _acting(game: Game, sides: list[str], side: str | None, default: str) -> str
 
 def play(store: Store, gid: str, token: str | None, text: str, ply: int) -> Game:
     def act(conn: Connection, game: Game, at: datetime) -> None:
-        side = game.turn
-        if side not in holder(game, token):
-            raise Forbidden(f"{side} is to move; this token does not hold {side}'s seat")
+        sides = holder(game, token)
         _playing(game)
-        if ply != game.ply:
+        if ply != game.ply:  # a repeated or late submit (checked before the turn: it may be the other's now)
             raise StalePly(f"the move was made at ply {ply}; the game is at ply {game.ply}")
+        side = game.turn
+        if side not in sides:
+            raise Forbidden(f"{side} is to move; this token does not hold {side}'s seat")
         if game.row[side] == "engine":
             raise Conflict(f"the engine plays {side}")
         if game.thinking(at):
