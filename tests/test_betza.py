@@ -180,7 +180,7 @@ def destinations(v, letter: str, extra: str = "", square: str = "e5", side: str 
         rows.append(row + (str(empty) if empty else ""))
     pos = from_fen(v, "/".join(rows) + f" {side} - - 0 1")
     sq = v.square(square)
-    return {move_to_coord(pos, m)[2:] for m in pos.legal_moves() if m[0] == sq}
+    return {move_to_coord(pos, m)[2:] for m in pos.legal_moves() if m.origin == sq}
 
 
 ORTHO, DIAG = eight(1, 0), eight(1, 1)

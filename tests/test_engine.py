@@ -8,7 +8,9 @@ from morphchess import Position, builtin
 from morphchess.cli import main
 from morphchess.engine import level_limits, piece_values, search
 from morphchess.engine.evaluate import EvalTables
+from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, to_fen
+from morphchess.pieces import as_moved, type_of
 
 # (variant, position, the mating move(s), how it mates: "plain", "morph" or "transformation")
 MATES = [
@@ -35,16 +37,16 @@ def test_mate_in_one(variant, fen, mates, how):
     assert pos.hash == before and to_fen(pos) == fen
     assert move_to_coord(pos, result.move) in mates
     assert result.mate == 1 and result.score > 90_000
-    frm, to, new, special = result.move
-    old = pos.board[frm]
-    pos.make(result.move)
+    move = result.move
+    old = pos.board[move.origin]
+    pos.make(move)
     outcome = pos.outcome()
     assert outcome is not None and outcome.termination == "checkmate" and outcome.winner == 0
-    assert (special == ("t",)) == (how == "transformation")
-    assert (pos.t.type_of[new] != pos.t.type_of[old]) == (how != "plain")
+    assert (move.kind is Kind.TRANSFORM) == (how == "transformation")
+    assert (type_of(move.piece) != type_of(old)) == (how != "plain")
     if how == "morph":  # the unchanged piece on the same square would not give check
         pos.unmake()
-        pos.make((frm, to, old & ~2, special))
+        pos.make(move._replace(piece=as_moved(old)))
         assert not pos.in_check()
 
 

@@ -22,7 +22,7 @@ def play(pos, moves):
 
 def targets(pos, square):
     sq = pos.variant.square(square)
-    return sorted(move_to_coord(pos, m)[2:] for m in pos.legal_moves() if m[0] == sq)
+    return sorted(move_to_coord(pos, m)[2:] for m in pos.legal_moves() if m.origin == sq)
 
 
 # -- start arrays and hand-derived perft -------------------------------------------
@@ -121,12 +121,12 @@ def test_transformation_is_written_and_read_as_from_equals_to():
 def test_no_transformation_while_in_check():
     pos = from_fen(POLY, "4k3/8/8/8/7q/8/8/1N2K3 w - - 0 1")  # e1 in check from h4
     assert pos.in_check()
-    assert not [m for m in pos.legal_moves() if m[0] == m[1]]
+    assert not [m for m in pos.legal_moves() if m.origin == m.target]
 
 
 def test_pinned_polymorph_may_transform_it_still_shields_the_king():
     pos = from_fen(POLY, "4k3/8/8/b7/8/8/3N4/4K3 w - - 0 1")  # knight d2 pinned by a5
-    moves = [move_to_coord(pos, m) for m in pos.legal_moves() if m[0] == POLY.square("d2")]
+    moves = [move_to_coord(pos, m) for m in pos.legal_moves() if m.origin == POLY.square("d2")]
     assert sorted(moves) == ["d2d2a", "d2d2b", "d2d2g"]  # no knight leaps, but all transformations
     pos.make(parse_coord(pos, "d2d2b"))
     assert not any(pos.attacked(r, 1) for r in pos.royals[0])

@@ -63,7 +63,7 @@ def test_start_perft1(name, count):
 def test_polymorph_perft1_is_moves_plus_transformations():
     pos = Position(builtin("polymorph"))
     moves = pos.legal_moves()
-    transforms = [m for m in moves if m[0] == m[1]]
+    transforms = [m for m in moves if m.origin == m.target]
     assert len(transforms) == 12 and len(moves) - len(transforms) == 20
 
 
@@ -823,7 +823,7 @@ class Naive:
 
 def engine_moves(pos: Position) -> dict:
     v, t = pos.variant, pos.t
-    return {(v.square_name(m[0]), v.square_name(m[1]), t.letter[m[2]]): m for m in pos.legal_moves()}
+    return {(v.square_name(m.origin), v.square_name(m.target), t.letter[m.piece]): m for m in pos.legal_moves()}
 
 
 def engine_board(pos: Position) -> dict:

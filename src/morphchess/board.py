@@ -13,38 +13,41 @@ Game Courier logs).  Use :class:`Position` directly where speed matters.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 from . import san as _san
+from .move import Kind
+from .move import Move as CoreMove
 from .notation import MoveError, from_fen, is_choice, move_to_coord, parse_coord, to_fen
 from .position import Outcome, Position
-from .variant import WHITE, Variant, VariantError
+from .variant import WHITE, Variant
 from .variants import load_variant
 
-__all__ = ["Board", "Move", "RecordError", "move_number"]
+__all__ = ["Board", "Move", "LegalMoves", "RecordError", "move_number"]
 
 
-@dataclass(frozen=True)
 class Move:
-    """One legal move, as seen from the position it was made in.
+    """One move, as seen from the position it was made in.
 
     ``piece`` and ``new_piece`` are the letters of the mover before and after
     the move (upper case = White): they differ after a promotion, a
     transformation or a forced morph.  ``captured`` is the letter of the
-    captured piece or None.  ``raw`` is the engine's move tuple.
+    captured piece or None.  ``raw`` is the core's :class:`morphchess.move.Move`;
+    two moves are equal when their raw moves are.
     """
 
-    raw: tuple
-    from_square: int
-    to_square: int
-    piece: str
-    new_piece: str
-    captured: str | None
-    is_choice: bool
-    is_castling: bool
-    is_en_passant: bool
-    is_transformation: bool
-    text: str
+    __slots__ = ("raw", "piece", "new_piece", "captured", "is_choice", "text")
+
+    def __init__(self, raw: CoreMove, piece: str, new_piece: str, captured: str | None, is_choice: bool,
+                 text: str) -> None:
+        self.raw, self.piece, self.new_piece, self.captured = raw, piece, new_piece, captured
+        self.is_choice, self.text = is_choice, text
+
+    from_square = property(lambda self: self.raw.origin, doc="The square the mover leaves.")
+    to_square = property(lambda self: self.raw.target, doc="The square the mover arrives on.")
+    is_castling = property(lambda self: self.raw.kind is Kind.CASTLE)
+    is_en_passant = property(lambda self: self.raw.kind is Kind.EN_PASSANT)
+    is_transformation = property(lambda self: self.raw.kind is Kind.TRANSFORM)
 
     @property
     def is_capture(self) -> bool:
@@ -59,11 +62,48 @@ class Move:
         """Coordinate text: ``e2e4``, ``e8e9q`` (promotion), ``c1c1n`` (transformation)."""
         return self.text
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and other.raw == self.raw
+
+    def __hash__(self) -> int:
+        return hash(self.raw)
+
     def __str__(self) -> str:
         return self.text
 
     def __repr__(self) -> str:
         return f"<Move {self.text}>"
+
+
+class LegalMoves:
+    """The legal moves of a board, generated when first asked for (like python-chess's
+    ``LegalMoveGenerator``): iterate, ``len``, ``in``, index; ``list(...)`` for a copy."""
+
+    __slots__ = ("_board",)
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+
+    def _moves(self) -> list[Move]:
+        return self._board._legal()[0]
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._moves())
+
+    def __len__(self) -> int:
+        return len(self._board._legal()[1])
+
+    def __bool__(self) -> bool:
+        return bool(self._board._legal()[1])
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and move.raw in self._board._legal()[1]
+
+    def __getitem__(self, i: int) -> Move:
+        return self._moves()[i]
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(m.text for m in self)})>"
 
 
 def move_number(board: "Board") -> str:
@@ -103,13 +143,12 @@ class Board:
     def __init__(self, variant: str | Variant = "chess", fen: str | None = None, setup: str | None = None) -> None:
         self.variant = variant if isinstance(variant, Variant) else load_variant(variant)
         self.setup = setup or "standard"
-        if self.setup not in self.variant.setups:
-            raise VariantError(f"{self.variant.name} has no setup {self.setup!r}; "
-                               f"it has: {', '.join(self.variant.setups)}")
-        self.position = from_fen(self.variant, fen) if fen else Position(self.variant, self.setup)
+        self.variant.placement(self.setup)
+        self.position = from_fen(self.variant, fen) if fen is not None else Position(self.variant, self.setup)
         self.root_fen = to_fen(self.position)
         self.move_stack: list[Move] = []
-        self._legal: list[Move] | None = None
+        self._cache: tuple | None = None   # (Moves, raw moves) of the current position
+        self._caches: list = []            # the caches of the positions before each move
 
     # -- state ------------------------------------------------------------------
     @property
@@ -122,7 +161,7 @@ class Board:
         """Did the game start from position text other than the setup's array?"""
         return self.root_fen != to_fen(Position(self.variant, self.setup))
 
-    def root(self) -> "Board":
+    def root(self) -> Board:
         """A new board at this game's starting position."""
         board = self.copy()
         while board.move_stack:
@@ -140,41 +179,34 @@ class Board:
             raise ValueError(f"square {square!r} is off the board")
         return self.position.t.letter[self.position.board[sq]] or None
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         """An independent copy, move stack included."""
         b = Board.__new__(Board)
         b.variant, b.setup, b.root_fen = self.variant, self.setup, self.root_fen
         b.position = self.position.copy()
         b.move_stack = self.move_stack[:]
-        b._legal = self._legal
+        b._cache, b._caches = self._cache, self._caches[:]
         return b
 
     # -- moves ------------------------------------------------------------------
-    def _wrap(self, m: tuple) -> Move:
+    def move(self, raw: CoreMove) -> Move:
+        """The :class:`Move` of a core move of the current position (a search result), made without
+        generating the legal moves; :meth:`push` checks that it is legal."""
         pos = self.position
         letter = pos.t.letter
-        frm, to, new, special = m
-        kind = special[0] if special else None
-        if kind == "x":
-            captured = pos.board[special[1]]
-        elif kind == "t":
-            captured = 0
-        else:
-            captured = pos.board[to]
-        return Move(raw=m, from_square=frm, to_square=to, piece=letter[pos.board[frm]], new_piece=letter[new],
-                    captured=letter[captured] or None, is_choice=is_choice(pos, m), is_castling=kind == "O",
-                    is_en_passant=kind == "x", is_transformation=kind == "t", text=move_to_coord(pos, m))
+        return Move(raw, letter[pos.board[raw.origin]], letter[raw.piece], letter[pos.captured(raw)] or None,
+                    is_choice(pos, raw), move_to_coord(pos, raw))
 
-    def move(self, raw) -> Move:
-        """The :class:`Move` of a core move generated in the current position (a search result)."""
-        return self._wrap(raw)
+    def _legal(self) -> tuple:
+        if self._cache is None:
+            raws = self.position.legal_moves()
+            self._cache = ([self.move(m) for m in raws], frozenset(raws))
+        return self._cache
 
     @property
-    def legal_moves(self) -> list[Move]:
-        """The legal moves of the side to move (a new list each time)."""
-        if self._legal is None:
-            self._legal = [self._wrap(m) for m in self.position.legal_moves()]
-        return list(self._legal)
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves of the side to move (see :class:`LegalMoves`)."""
+        return LegalMoves(self)
 
     def is_legal(self, move: Move) -> bool:
         return move in self.legal_moves
@@ -184,18 +216,19 @@ class Board:
         if not isinstance(move, Move):
             raise TypeError(f"push() takes a Move, not {type(move).__name__}; "
                             "use push_uci() or push_san() for text")
-        if move not in self.legal_moves:
+        if move.raw not in self._legal()[1]:
             raise MoveError(f"illegal move {move.text!r} in {self.fen()}")
         self.position.make(move.raw)
         self.move_stack.append(move)
-        self._legal = None
+        self._caches.append(self._cache)
+        self._cache = None
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
         if not self.move_stack:
             raise IndexError("pop() on a board without moves")
         self.position.unmake()
-        self._legal = None
+        self._cache = self._caches.pop()
         return self.move_stack.pop()
 
     def peek(self) -> Move:
@@ -204,8 +237,7 @@ class Board:
 
     def parse_uci(self, text: str) -> Move:
         """The legal move named by coordinate text (``e2e4``, ``e8e9q``, ``c1c1n``)."""
-        raw = parse_coord(self.position, text, [m.raw for m in self.legal_moves])
-        return next(m for m in self.legal_moves if m.raw == raw)
+        return self.move(parse_coord(self.position, text, [m.raw for m in self._legal()[0]]))
 
     def push_uci(self, text: str) -> Move:
         move = self.parse_uci(text)
@@ -231,7 +263,7 @@ class Board:
 
     def outcome(self) -> Outcome | None:
         """How the game has ended (checkmate, stalemate, bare king, draws), or None."""
-        return self.position.outcome([m.raw for m in self.legal_moves])
+        return self.position.outcome(list(self._legal()[1]))
 
     def is_game_over(self) -> bool:
         return self.outcome() is not None

@@ -177,13 +177,12 @@ def _resolve(board: Board, turn: _Turn) -> Move:
 def _side_effect(board: Board, move: Move, a: _Action) -> bool:
     """Does action ``a`` only restate what ``move`` does anyway (castling partner, en-passant capture)?"""
     v = board.variant
-    special = move.raw[3]
     if move.is_castling and a.kind == "move":
-        _, pfrom, pto, _code = special
+        pfrom, pto, _code = move.raw.extra
         return (a.frm, a.to) == (v.square_name(pfrom), v.square_name(pto)) and (
             a.label is None or a.label.upper() == board.piece_at(pfrom).upper())
     if move.is_en_passant and a.kind == "remove":
-        return a.to == v.square_name(special[1])
+        return a.to == v.square_name(move.raw.extra[0])
     return False
 
 

@@ -166,7 +166,7 @@ def parse_placement(board: str, variant: Variant, where: str) -> dict[int, tuple
                 mark = row[j + 1] == "^"
                 j += 1
             if f >= variant.files:
-                break
+                raise VariantError(f"{where}: rank {r + 1} describes more than {variant.files} files")
             out[r * variant.files + f] = (t.index, WHITE if ch.isupper() else BLACK, mark)
             f += 1
             j += 1
@@ -331,5 +331,6 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.warnings = warns
     for w in warns:
         warnings.warn(f"{name}: {w}", VariantWarning, stacklevel=2)
+    variant.freeze()
     return variant
 

@@ -21,8 +21,9 @@ import re
 
 from .errors import InputError
 from .idiagram import parse_placement
-from .position import Move, Position
-from .tables import code
+from .move import Kind, Move
+from .pieces import as_unmoved, code, colour_of, is_own, is_unmoved, type_of
+from .position import Position
 from .variant import BLACK, WHITE, Variant, VariantError
 
 __all__ = ["FenError", "MoveError", "to_fen", "from_fen", "move_to_coord", "parse_coord"]
@@ -45,11 +46,16 @@ def _castle_partners(pos: Position, kings: list[int]) -> dict:
     F = pos.t.files
     out = {}
     for r in kings:
-        colour = pos.board[r] & 1
+        colour = colour_of(pos.board[r])
         for side in (-1, 1):
             ps = pos.t.partner_of.get((colour, r // F, side))
             out[(colour, side, r)] = ps if ps is not None and (ps % F - r % F) * side > 0 else None
     return out
+
+
+def _castles(pos: Position, p: int) -> bool:
+    """Is ``p`` a type that castles (whatever its moved-state)?"""
+    return bool(pos.t.castle[as_unmoved(p)])
 
 
 def _defaults(pos: Position, partners: dict, rights: set) -> dict[int, bool]:
@@ -62,13 +68,13 @@ def _defaults(pos: Position, partners: dict, rights: set) -> dict[int, bool]:
     starts = _start_squares(pos.variant)
     out = {}
     for sq, p in enumerate(pos.board):
-        if p and t.tracks_virgin[t.type_of[p]]:
-            if t.castle[p | 2]:
+        if p and t.tracks_virgin[type_of(p)]:
+            if _castles(pos, p):
                 out[sq] = any(ps in rights for (_c, _s, k), ps in partners.items() if k == sq)
             else:
-                out[sq] = (sq, t.type_of[p], p & 1) in starts
+                out[sq] = (sq, type_of(p), colour_of(p)) in starts
     for (colour, _side, _k), ps in partners.items():
-        if ps is not None and pos.board[ps] and pos.board[ps] & 1 == colour and not t.castle[pos.board[ps] | 2]:
+        if ps is not None and is_own(pos.board[ps], colour) and not _castles(pos, pos.board[ps]):
             out[ps] = ps in rights
     return out
 
@@ -80,34 +86,49 @@ def _state_matters(pos: Position, sq: int, p: int) -> bool:
     a partner left, for a partner only while its king has not moved.  So a
     knight back on g1 is written plain ``N``, as in FEN."""
     t = pos.t
+    colour = colour_of(p)
     if t.has_initial[p]:
         return True
-    if t.castle[p | 2]:
-        return any(pos.board[ps] & 3 == 2 | (p & 1) for (c, r, _s), ps in t.partner_of.items()
-                   if c == p & 1 and r == sq // t.files)
-    return sq in t.partner_squares[p & 1] and any(
-        pos.board[k] & 2 and t.castle[pos.board[k]] for k in pos.royals[p & 1])
+    if _castles(pos, p):
+        return any(is_own(pos.board[ps], colour) and is_unmoved(pos.board[ps])
+                   for (c, r, _s), ps in t.partner_of.items() if c == colour and r == sq // t.files)
+    return sq in t.partner_squares[colour] and any(
+        is_unmoved(pos.board[k]) and t.castle[pos.board[k]] for k in pos.royals[colour])
 
 
 def to_fen(pos: Position) -> str:
     """The position as FEN-like text; :func:`from_fen` reads it back exactly."""
     t = pos.t
-    F, R = t.files, t.ranks
     rights = set()
     field = {WHITE: "", BLACK: ""}
-    kings = [r for c in (WHITE, BLACK) for r in pos.royals[c] if pos.board[r] & 2 and t.castle[pos.board[r]]]
+    kings = [r for c in (WHITE, BLACK) for r in pos.royals[c] if is_unmoved(pos.board[r]) and t.castle[pos.board[r]]]
     partners = _castle_partners(pos, kings)
-    for (colour, side, r), partner in sorted(partners.items(), key=lambda kv: -kv[0][1]):
-        if partner is not None and pos.board[partner] & 2 and pos.board[partner] & 1 == colour:
+    for (colour, side, _r), partner in sorted(partners.items(), key=lambda kv: -kv[0][1]):
+        if partner is not None and is_unmoved(pos.board[partner]) and is_own(pos.board[partner], colour):
             rights.add(partner)
             letter = "K" if side == 1 else "Q"
             field[colour] += letter if colour == WHITE else letter.lower()
     defaults = _defaults(pos, partners, rights)
+
+    def mark(sq: int, p: int) -> str:
+        if sq in defaults and defaults[sq] != is_unmoved(p) and _state_matters(pos, sq, p):
+            return "^" if is_unmoved(p) else "*"
+        return ""
+
+    board = _board_field(pos, mark)
+    castling = field[WHITE] + field[BLACK] or "-"
+    ep = ",".join(pos.variant.square_name(s) for s in pos.ep[0]) if pos.ep else "-"
+    side = "w" if pos.turn == WHITE else "b"
+    return f"{board} {side} {castling} {ep} {pos.halfmove} {pos.fullmove}"
+
+
+def _board_field(pos: Position, mark) -> str:
+    """The board field: ranks from the top, runs of empty squares as numbers, ``mark(sq, code)`` after a letter."""
+    F, R = pos.t.files, pos.t.ranks
     rows = []
     for r in range(R - 1, -1, -1):
         row, empty = "", 0
-        for f in range(F):
-            sq = r * F + f
+        for sq in range(r * F, r * F + F):
             p = pos.board[sq]
             if not p:
                 empty += 1
@@ -115,91 +136,105 @@ def to_fen(pos: Position) -> str:
             if empty:
                 row += str(empty)
                 empty = 0
-            row += t.letter[p]
-            if sq in defaults and defaults[sq] != bool(p & 2) and _state_matters(pos, sq, p):
-                row += "^" if p & 2 else "*"
+            row += pos.t.letter[p] + mark(sq, p)
         rows.append(row + (str(empty) if empty else ""))
-    castling = field[WHITE] + field[BLACK] or "-"
-    ep = ",".join(pos.variant.square_name(s) for s in pos.ep[0]) if pos.ep else "-"
-    side = "w" if pos.turn == WHITE else "b"
-    return f"{'/'.join(rows)} {side} {castling} {ep} {pos.halfmove} {pos.fullmove}"
+    return "/".join(rows)
 
 
 def from_fen(variant: Variant, fen: str) -> Position:
     """Read position text (standard FEN works for chess).  Raises :class:`FenError`."""
-    fields = fen.split()
-    if not fields:
-        raise FenError("empty position text")
-    if len(fields) > 6:
-        raise FenError(f"position text has {len(fields)} fields, at most 6 are expected")
-    fields += ["w", "-", "-", "0", "1"][len(fields) - 1:]
-    board, side, castling, ep, half, full = fields
+    board, side, castling, ep, half, full = _fields(fen)
     try:
         placed = parse_placement(board, variant, "board field")
     except VariantError as e:
         raise FenError(str(e)) from None
     if side not in ("w", "b"):
         raise FenError(f"side to move {side!r}: use w or b")
-    pos = Position.__new__(Position)
-    pos.variant = variant
-    pos.t = t = variant.tables
-    pos.board = [0] * t.size
-    for sq, (ti, colour, _mark) in placed.items():
-        pos.board[sq] = code(ti, colour)
-    pos.turn = WHITE if side == "w" else BLACK
-    pos.ep = None
-    pos._stack = []
+    turn = WHITE if side == "w" else BLACK
     try:
-        pos.halfmove, pos.fullmove = int(half), int(full)
+        halfmove, fullmove = int(half), int(full)
     except ValueError:
         raise FenError(f"move counters {half!r} {full!r} must be whole numbers") from None
-    if pos.halfmove < 0 or pos.fullmove < 1:
+    if halfmove < 0 or fullmove < 1:
         raise FenError("the halfmove clock must be >= 0 and the move number >= 1")
-    pos.refresh()
+    for sq, (ti, _colour, mark) in placed.items():
+        if mark is not None and not variant.tables.tracks_virgin[ti]:
+            raise FenError(f"board field: the moved-state mark on {variant.square_name(sq)} means nothing "
+                           f"for a {variant.type(ti).name}")
+    codes = _with_moved_state(variant, placed, turn, castling)
+    pos = Position.from_board(variant, codes, turn, _en_passant(variant, codes, turn, ep), halfmove, fullmove)
+    if any(pos.attacked(r, turn) for r in pos.royals[turn ^ 1]):
+        raise FenError("impossible position: the side not to move is in check")
+    return pos
+
+
+def _fields(fen: str) -> list[str]:
+    """The six fields of position text, the missing trailing ones filled with their defaults."""
+    fields = fen.split()
+    if not fields:
+        raise FenError("empty position text")
+    if len(fields) > 6:
+        raise FenError(f"position text has {len(fields)} fields, at most 6 are expected")
+    return fields + ["w", "-", "-", "0", "1"][len(fields) - 1:]
+
+
+def _with_moved_state(variant: Variant, placed: dict, turn: int, castling: str) -> list[int]:
+    """Piece codes of a board field, marked unmoved where the marks, castling field and defaults say."""
+    t = variant.tables
+    codes = [0] * t.size
+    for sq, (ti, colour, _mark) in placed.items():
+        codes[sq] = code(ti, colour)
+    pos = Position.from_board(variant, codes, turn)
     # castling kings: unmoved if their colour has a right or their mark says so
     colours = {WHITE if ch.isupper() else BLACK for ch in castling if castling != "-"}
-    kings = [r for c in (WHITE, BLACK) for r in pos.royals[c] if t.castle[pos.board[r] | 2]
+    kings = [r for c in (WHITE, BLACK) for r in pos.royals[c] if _castles(pos, pos.board[r])
              and (placed[r][2] if placed[r][2] is not None else c in colours)]
     partners = _castle_partners(pos, kings)
-    rights = set()
-    if castling != "-":
-        for ch in castling:
-            colour = WHITE if ch.isupper() else BLACK
-            if ch.upper() in "KQ":
-                side = 1 if ch.upper() == "K" else -1
-                found = [ps for (c, s, _k), ps in partners.items() if c == colour and s == side and ps is not None]
-            elif ch.isalpha() and ord(ch.lower()) - 97 < variant.files:
-                f = ord(ch.lower()) - 97
-                found = [ps for (c, _s, _k), ps in partners.items() if c == colour and ps is not None and ps % t.files == f]
-            else:
-                raise FenError(f"castling field {castling!r}: {ch!r} is not K, Q, k, q or a file letter")
-            found = [ps for ps in found if pos.board[ps] and pos.board[ps] & 1 == colour]
-            if not found:
-                raise FenError(f"castling field {castling!r}: no castling king and partner for {ch!r}")
-            rights.update(found)
+    rights = _castling_rights(variant, pos, partners, castling)
     for sq, virgin in _defaults(pos, partners, rights).items():
         mark = placed[sq][2]
         if mark if mark is not None else virgin:
-            pos.board[sq] |= 2
-    for sq, (ti, colour, mark) in placed.items():
-        if mark and not t.tracks_virgin[ti]:
-            raise FenError(f"board field: the moved-state mark on {variant.square_name(sq)} means nothing "
-                           f"for a {variant.type(ti).name}")
-    if ep != "-":
-        try:
-            squares = tuple(variant.square(s) for s in ep.split(","))
-        except ValueError as e:
-            raise FenError(f"en-passant field {ep!r}: {e}") from None
-        # the piece that made the step stands just beyond the farthest skipped square
-        victim = max(squares) + t.files if pos.turn == BLACK else min(squares) - t.files
-        if not 0 <= victim < t.size or not pos.board[victim] or pos.board[victim] & 1 == pos.turn:
-            raise FenError(f"en-passant field {ep!r}: no piece of the side that just moved stands behind it")
-        pos.ep = (squares, victim, pos.ep_key(squares, pos.turn))
-    pos.refresh()
-    them = pos.turn ^ 1
-    if any(pos.attacked(r, pos.turn) for r in pos.royals[them]):
-        raise FenError("impossible position: the side not to move is in check")
-    return pos
+            codes[sq] = as_unmoved(codes[sq])
+    return codes
+
+
+def _castling_rights(variant: Variant, pos: Position, partners: dict, castling: str) -> set[int]:
+    """The partner squares the castling field gives a right to."""
+    rights: set[int] = set()
+    if castling == "-":
+        return rights
+    for ch in castling:
+        colour = WHITE if ch.isupper() else BLACK
+        if ch.upper() in "KQ":
+            side = 1 if ch.upper() == "K" else -1
+            found = [ps for (c, s, _k), ps in partners.items() if c == colour and s == side and ps is not None]
+        elif ch.isalpha() and ord(ch.lower()) - 97 < variant.files:
+            f = ord(ch.lower()) - 97
+            found = [ps for (c, _s, _k), ps in partners.items()
+                     if c == colour and ps is not None and ps % variant.files == f]
+        else:
+            raise FenError(f"castling field {castling!r}: {ch!r} is not K, Q, k, q or a file letter")
+        found = [ps for ps in found if is_own(pos.board[ps], colour)]
+        if not found:
+            raise FenError(f"castling field {castling!r}: no castling king and partner for {ch!r}")
+        rights.update(found)
+    return rights
+
+
+def _en_passant(variant: Variant, codes: list[int], turn: int, ep: str) -> tuple | None:
+    """``(squares, victim square)`` of the en-passant field, or None for ``-``."""
+    if ep == "-":
+        return None
+    try:
+        squares = tuple(variant.square(s) for s in ep.split(","))
+    except ValueError as e:
+        raise FenError(f"en-passant field {ep!r}: {e}") from None
+    # the piece that made the step stands just beyond the farthest skipped square
+    F = variant.files
+    victim = max(squares) + F if turn == BLACK else min(squares) - F
+    if not 0 <= victim < variant.size or not codes[victim] or colour_of(codes[victim]) == turn:
+        raise FenError(f"en-passant field {ep!r}: no piece of the side that just moved stands behind it")
+    return squares, victim
 
 
 # -- coordinate move text ------------------------------------------------------
@@ -208,23 +243,23 @@ _COORD = re.compile(r"([a-z])(\d+)-?([a-z])(\d+)([a-z]?)")
 
 def is_choice(pos: Position, m: Move) -> bool:
     """Did the player choose the new type (promotion or transformation)?"""
-    if m[3] is not None and m[3][0] == "t":
+    if m.kind is Kind.TRANSFORM:
         return True
     t = pos.t
-    piece = pos.board[m[0]]
-    if not (t.promo[piece] and t.promo[piece][m[1]]):
+    piece = pos.board[m.origin]
+    if not (t.promo[piece] and t.promo[piece][m.target]):
         return False
-    last = m[1] // t.files == (t.ranks - 1 if piece & 1 == WHITE else 0)
+    last = m.target // t.files == (t.ranks - 1 if colour_of(piece) == WHITE else 0)
     # on the last rank promotion is compulsory; deeper in the zone staying is the move without a choice
-    return last or m[2] != t.morph_to[piece][m[1]]
+    return last or m.piece != t.morph_to[piece][m.target]
 
 
 def move_to_coord(pos: Position, m: Move) -> str:
     """Coordinate text of a move in ``pos`` (before it is made)."""
     v = pos.variant
-    text = v.square_name(m[0]) + v.square_name(m[1])
+    text = v.square_name(m.origin) + v.square_name(m.target)
     if is_choice(pos, m):
-        text += pos.t.letter[m[2]].lower()
+        text += pos.t.letter[m.piece].lower()
     return text
 
 
@@ -239,17 +274,17 @@ def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
     except ValueError as e:
         raise MoveError(f"{text!r}: {e}") from None
     moves = legal if legal is not None else pos.legal_moves()
-    cands = [mv for mv in moves if mv[0] == frm and mv[1] == to]
+    cands = [mv for mv in moves if mv.origin == frm and mv.target == to]
     if not cands:
         raise MoveError(f"illegal move {text!r}")
     suffix = m[5]
     if suffix:
-        chosen = [mv for mv in cands if is_choice(pos, mv) and pos.t.letter[mv[2]].lower() == suffix]
+        chosen = [mv for mv in cands if is_choice(pos, mv) and pos.t.letter[mv.piece].lower() == suffix]
         if not chosen:
             raise MoveError(f"illegal move {text!r}: {suffix!r} is not a choice here")
         return chosen[0]
     plain = [mv for mv in cands if not is_choice(pos, mv)]
     if not plain:
-        options = ", ".join(sorted({pos.t.letter[mv[2]].lower() for mv in cands}))
+        options = ", ".join(sorted({pos.t.letter[mv.piece].lower() for mv in cands}))
         raise MoveError(f"move {text!r} needs the new piece's letter, one of: {options}")
     return plain[0]

@@ -11,6 +11,7 @@ import os
 import re
 import sys
 
+from .pieces import colour_of, is_own
 from .board import Board, Move
 from .engine import level_limits, search
 from .gamecourier import read as read_gamecourier
@@ -57,12 +58,12 @@ def render(board: Board, colour: bool = False, unicode: bool = False, flip: bool
                 ch = _SYMBOLS[v.type(t.type_of[p]).name.lower()]
             elif unicode and not colour and v.type(t.type_of[p]).name.lower() in _SYMBOLS:
                 symbol = _SYMBOLS[v.type(t.type_of[p]).name.lower()]
-                ch = chr(ord(symbol) - 6) if p & 1 == WHITE else symbol  # outlined symbols for White
+                ch = chr(ord(symbol) - 6) if colour_of(p) == WHITE else symbol  # outlined symbols for White
             else:
                 ch = letter
             if colour:
                 bg = _MARK_BG if sq in marked else (_DARK_BG if (f + r) % 2 == 0 else _LIGHT_BG)
-                fg = _WHITE_FG if p and p & 1 == WHITE else _BLACK_FG
+                fg = _WHITE_FG if is_own(p, WHITE) else _BLACK_FG
                 cells.append(f"{bg}{fg} {ch} {_RESET}")
             else:
                 cells.append(f"{ch}{'<' if sq in marked and sq == last.to_square else ' '}")
@@ -103,8 +104,7 @@ def parse_move(board: Board, text: str) -> Move:
             raise MoveError(f"cannot read {text!r} as SAN ({san_error}) or as Game Courier text ({e})") from None
         if len(replay.move_stack) != 1:
             raise MoveError(f"{text!r} holds {len(replay.move_stack)} moves; enter one")
-        raw = replay.move_stack[0].raw
-        return next(m for m in board.legal_moves if m.raw == raw)
+        return board.move(replay.move_stack[0].raw)
 
 
 class Terminal:
@@ -137,7 +137,7 @@ class Terminal:
         board = self.board
         self.say("Thinking...")
         result = search(board.position, **self.limits)
-        move = next(m for m in board.legal_moves if m.raw == result.move)
+        move = board.move(result.move)
         score = f"mate in {result.mate}" if result.mate is not None else f"{result.score / 100:+.2f}"
         self.say(f"Engine plays {describe(board, move)}   [{score}, depth {result.depth}]")
         board.push(move)
@@ -160,7 +160,7 @@ class Terminal:
                 self.say("The game is over.")
             else:
                 result = search(board.position, **self.limits)
-                move = next(m for m in board.legal_moves if m.raw == result.move)
+                move = board.move(result.move)
                 self.say(f"Hint: {describe(board, move)}")
         elif cmd == "undo":
             if len(board.move_stack) < (1 if board.turn != self.human else 2):

@@ -1,29 +1,29 @@
-"""Positions: make/unmake, legal move generation, check, hashing, outcome.
+"""Positions: make/unmake, the move walker, check, hashing, outcome.
 
-A move is a tuple ``(from, to, new_code, special)``: ``new_code`` is the piece
-the mover is after the move (morphed, promoted or transformed), so undo,
-hashing and notation all see the change.  ``special`` is None for most moves,
-else one of
-
-* ``("d", squares)``: a lame initial step that leaves en-passant squares;
-* ``("x", victim)``: an en-passant capture of the piece on ``victim``;
-* ``("O", partner_from, partner_to, partner_code)``: castling;
-* ``("t",)``: a transformation in place (``from == to``).
-
-The public, python-chess-like :class:`morphchess.board.Board` wraps this class;
-use :class:`Position` directly where speed matters (perft, search).
+Moves are :class:`morphchess.move.Move` values; the board holds piece codes
+(:mod:`morphchess.pieces`).  This module and :mod:`morphchess.tables` are the
+core: their inner loops test the code bits inline, for speed.  Every other
+module asks a :class:`Position` (or a :class:`morphchess.board.Board`, the
+public, python-chess-like wrapper) instead of reaching into it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tables import TRANSFORM, code
+from .errors import InputError
+from .move import Kind, Move
+from .pieces import code
 from .variant import BLACK, WHITE, Variant
 
-__all__ = ["Position", "Outcome"]
+__all__ = ["Position", "Outcome", "PositionError"]
 
-Move = tuple
+NORMAL, DOUBLE, EN_PASSANT, CASTLE, TRANSFORM = (Kind.NORMAL, Kind.DOUBLE, Kind.EN_PASSANT, Kind.CASTLE,
+                                                 Kind.TRANSFORM)
+
+
+class PositionError(InputError):
+    """A position that cannot be set up (a piece code or square that does not fit the variant)."""
 
 
 @dataclass(frozen=True)
@@ -42,30 +42,64 @@ class Outcome:
 
 
 class Position:
-    """A position of a variant, changed in place by :meth:`make` and :meth:`unmake`."""
+    """A position of a variant, changed in place by :meth:`make` and :meth:`unmake`.
+
+    ``board`` holds a piece code per square, ``turn`` the side to move, ``ep``
+    the en-passant state ``(squares, victim square, hash part)`` after a
+    double step, ``royals`` the royal squares per colour.  Read them freely;
+    change them only through this class's methods.
+    """
 
     __slots__ = ("variant", "t", "board", "turn", "ep", "halfmove", "fullmove", "hash", "royals", "rights",
                  "_stack")
 
     def __init__(self, variant: Variant, setup: str = "standard") -> None:
-        if setup not in variant.setups:
-            raise ValueError(f"{variant.name} has no setup {setup!r}; it has: {', '.join(variant.setups)}")
+        placement = variant.placement(setup)
+        t = variant.tables
+        board = [0] * t.size
+        for sq, (ti, colour) in placement.items():
+            board[sq] = code(ti, colour, t.tracks_virgin[ti])
+        self._set(variant, board, WHITE, None, 0, 1)
+
+    @classmethod
+    def from_board(cls, variant: Variant, board: list[int], turn: int = WHITE, ep: tuple | None = None,
+                   halfmove: int = 0, fullmove: int = 1) -> Position:
+        """A position from piece codes, one per square (a diagram, or what position text describes).
+
+        ``ep`` is ``(squares, victim square)`` after a double step.  Raises
+        :class:`PositionError` if a code or square does not fit the variant."""
+        t = variant.tables
+        if len(board) != t.size:
+            raise PositionError(f"{len(board)} squares given for the {t.files}x{t.ranks} board")
+        bad = next((sq for sq, p in enumerate(board) if p and not (0 < p < t.ncodes and t.valid[p])), None)
+        if bad is not None:
+            raise PositionError(f"square {variant.square_name(bad)}: {board[bad]!r} is not a piece of {variant.name}")
+        if turn not in (WHITE, BLACK) or halfmove < 0 or fullmove < 1:
+            raise PositionError("the side to move must be WHITE or BLACK, the halfmove clock >= 0, "
+                                "the move number >= 1")
+        pos = cls.__new__(cls)
+        pos._set(variant, list(board), turn, ep, halfmove, fullmove)
+        return pos
+
+    def _set(self, variant: Variant, board: list[int], turn: int, ep: tuple | None, halfmove: int,
+             fullmove: int) -> None:
         self.variant = variant
-        self.t = t = variant.tables
-        self.board = [0] * t.size
-        for sq, (ti, colour) in variant.setups[setup].items():
-            self.board[sq] = code(ti, colour, t.tracks_virgin[ti])
-        self.turn = WHITE
-        self.ep = None  # (squares, victim, hash part) after a double step
-        self.halfmove = 0
-        self.fullmove = 1
+        self.t = variant.tables
+        self.board = board
+        self.turn = turn
+        self.halfmove = halfmove
+        self.fullmove = fullmove
         self._stack: list = []
+        self.ep = None
+        if ep is not None:
+            squares, victim = ep
+            self.ep = (tuple(squares), victim, self.ep_key(tuple(squares), turn))
         self.refresh()
 
     def refresh(self) -> None:
-        """Recompute the royal squares and the hash from the board (after editing it directly)."""
+        """Recompute the royal squares, castling rights and the hash from the board (a consistency check)."""
         t = self.t
-        roy = ([], [])
+        roy: tuple[list, list] = ([], [])
         h = t.zob_side if self.turn == BLACK else 0
         for sq, p in enumerate(self.board):
             if p:
@@ -106,7 +140,7 @@ class Position:
                     break
         return key
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         p = Position.__new__(Position)
         for name in Position.__slots__:
             setattr(p, name, getattr(self, name))
@@ -163,35 +197,49 @@ class Position:
                     out.update(x for x in blockers if b[x])
         return out
 
-    # -- move generation -------------------------------------------------------
-    def pseudo_moves(self) -> list:
+    # -- the move walker -----------------------------------------------------------
+    def pseudo_moves(self) -> list[Move]:
         """Moves that obey the pieces' rules, ignoring check and castling."""
+        return self._walk(None)
+
+    def captures(self, quiet_from: list | None = None) -> list[Move]:
+        """Pseudo-legal captures (en passant and promotions included), no transformations.
+
+        ``quiet_from[code][square]``, where true, adds the quiet moves of that
+        piece too (the search's quiescence uses it for moves that gain by morphing)."""
+        return self._walk(quiet_from or self.t.no_quiet)
+
+    def _walk(self, quiet_from: list | None) -> list[Move]:
+        """The one walk over the compiled tables: every pseudo-legal move, or only captures plus the
+        quiet moves of the pieces ``quiet_from`` names (None: all quiet moves and transformations)."""
         b = self.board
         us = self.turn
         t = self.t
-        leaps, slides, specials, morph_to, fixup, transform_to = (
-            t.leaps, t.slides, t.specials, t.morph_to, t.fixup, t.transform_to)
+        leaps, slides, specials, dups, transforms = t.leaps, t.slides, t.specials, t.dups, t.transforms
         ep = self.ep
-        out = []
-        add = out.append
+        out: list = []
         for sq, p in enumerate(b):
             if not p or (p & 1) != us:
                 continue
-            mt = morph_to[p]
+            quiet = quiet_from is None or quiet_from[p][sq]
             start = len(out)
-            for to in leaps[p][sq]:
+            for to, ms in leaps[p][sq]:
                 q = b[to]
-                if not q or (q & 1) != us:
-                    add((sq, to, mt[to], None))
+                if q:
+                    if (q & 1) != us:
+                        out += ms
+                elif quiet:
+                    out += ms
             for ray in slides[p][sq]:
-                for to in ray:
+                for to, ms in ray:
                     q = b[to]
                     if q:
                         if (q & 1) != us:
-                            add((sq, to, mt[to], None))
+                            out += ms
                         break
-                    add((sq, to, mt[to], None))
-            for to, blockers, can_move, can_capture, can_ep, double in specials[p][sq]:
+                    if quiet:
+                        out += ms
+            for to, blockers, can_move, can_capture, can_ep, ms in specials[p][sq]:
                 if blockers:
                     for x in blockers:
                         if b[x]:
@@ -203,40 +251,23 @@ class Position:
                 q = b[to]
                 if not q:
                     if can_ep and ep and to in ep[0]:
-                        add((sq, to, mt[to], ("x", ep[1])))
-                    elif can_move:
-                        add((sq, to, mt[to], double))
+                        out += t.moves_to(p, sq, to, EN_PASSANT, (ep[1],))
+                    elif can_move and quiet:
+                        out += ms
                 elif can_capture and (q & 1) != us:
-                    add((sq, to, mt[to], None))
-            fix = fixup[p]
-            if fix and fix[sq]:
-                self._fixup(out, start, p)
-            for c in transform_to[p]:
-                add((sq, sq, c, TRANSFORM))
+                    out += ms
+            dup = dups[p]
+            if dup and dup[sq]:
+                out[start:] = dict.fromkeys(out[start:])
+            if quiet_from is None:
+                out += transforms[p][sq]
         return out
 
-    def _fixup(self, out: list, start: int, p: int) -> None:
-        """Drop duplicate targets and expand promotion choices of the moves ``out[start:]``."""
-        promo = self.t.promo[p]
-        seen = set()
-        fixed = []
-        for m in out[start:]:
-            key = (m[1], m[3])
-            if key in seen:
-                continue
-            seen.add(key)
-            choices = promo[m[1]] if promo else None
-            if choices:
-                fixed.extend((m[0], m[1], c, m[3]) for c in choices)
-            else:
-                fixed.append(m)
-        out[start:] = fixed
-
-    def legal_moves(self) -> list:
+    def legal_moves(self) -> list[Move]:
         """All legal moves of the side to move."""
         us = self.turn
         them = us ^ 1
-        moves = self.pseudo_moves()
+        moves = self._walk(None)
         royals = self.royals[us]
         if not royals:
             return moves
@@ -246,18 +277,18 @@ class Position:
                 checked = True
                 break
         if checked or self.t.royal_morphs:
-            return [m for m in moves if self._safe(m)]
+            return [m for m in moves if self.is_safe(m)]
         risky = self._pinned(us)
         risky.update(royals)
-        legal = [m for m in moves if (m[0] not in risky and (m[3] is None or m[3][0] != "x")) or self._safe(m)]
+        legal = [m for m in moves if (m[0] not in risky and m[3] is not EN_PASSANT) or self.is_safe(m)]
         for r in royals:
             p = self.board[r]
             if self.t.castle[p]:
                 self._castlings(r, p, legal)
         return legal
 
-    def _safe(self, m: Move) -> bool:
-        """Does the move leave every royal piece of the mover unattacked?"""
+    def is_safe(self, m: Move) -> bool:
+        """Does the (pseudo-legal) move leave every royal piece of the mover unattacked?"""
         us = self.turn
         self.make(m)
         ok = True
@@ -283,28 +314,47 @@ class Position:
                 continue
             if any(b[s] for s in range(k + side, partner, side)):
                 continue
+            if not self._passage_safe(k, king, side, steps):
+                continue
             dest = k + side * steps
-            b[k] = 0
-            passes = True
+            m = Move(k, dest, t.morph_to[king][dest], CASTLE, (partner, dest - side, p & ~2))
+            if self.is_safe(m):
+                out.append(m)
+
+    def _passage_safe(self, k: int, king: int, side: int, steps: int) -> bool:
+        """Is every square the castling king passes (not the start, not the destination) unattacked?"""
+        b = self.board
+        b[k] = 0
+        try:
             for i in range(1, steps):
                 s = k + side * i
                 b[s] = king
-                hit = self.attacked(s, us ^ 1)
+                hit = self.attacked(s, (king & 1) ^ 1)
                 b[s] = 0
                 if hit:
-                    passes = False
-                    break
+                    return False
+            return True
+        finally:
             b[k] = king
-            if not passes:
-                continue
-            m = (k, dest, t.morph_to[king][dest], ("O", partner, dest - side, p & ~2))
-            if self._safe(m):
-                out.append(m)
+
+    def capture_square(self, m: Move) -> int | None:
+        """The square of the piece the move captures, or None."""
+        kind = m[3]
+        if kind is EN_PASSANT:
+            return m[4][0]
+        if kind is TRANSFORM or kind is CASTLE or not self.board[m[1]]:
+            return None
+        return m[1]
+
+    def captured(self, m: Move) -> int:
+        """The code of the piece the move captures (0 for none)."""
+        sq = self.capture_square(m)
+        return 0 if sq is None else self.board[sq]
 
     # -- make / unmake ---------------------------------------------------------
     def make(self, m: Move) -> None:
         """Play a move (legal or at least pseudo-legal) on this position."""
-        frm, to, new, special = m
+        frm, to, new, kind, extra = m
         b = self.board
         t = self.t
         z = t.zob
@@ -317,7 +367,7 @@ class Position:
         if ep:
             h ^= ep[2]
             self.ep = None
-        if special is None:
+        if kind is NORMAL:
             b[frm] = 0
             b[to] = new
             if cap:
@@ -327,35 +377,33 @@ class Position:
                 self.halfmove = 0
             else:
                 self.halfmove += 1
+        elif kind is TRANSFORM:
+            cap = 0
+            b[frm] = new
+            self.halfmove += 1
         else:
-            kind = special[0]
-            if kind == "t":
-                cap = 0
-                b[frm] = new
-                self.halfmove += 1
+            b[frm] = 0
+            b[to] = new
+            if cap:
+                h ^= z[cap][to]
+            if kind is DOUBLE:
+                eph = self.ep_key(extra, us ^ 1)
+                self.ep = (extra, to, eph)
+                h ^= eph
+            elif kind is EN_PASSANT:
+                victim = extra[0]
+                cap = b[victim]
+                b[victim] = 0
+                h ^= z[cap][victim]
+            elif kind is CASTLE:
+                pfrom, pto, pnew = extra
+                h ^= z[b[pfrom]][pfrom] ^ z[pnew][pto]
+                b[pfrom] = 0
+                b[pto] = pnew
+            if cap or t.resets[piece] or (new >> 2) != (piece >> 2):
+                self.halfmove = 0
             else:
-                b[frm] = 0
-                b[to] = new
-                if cap:
-                    h ^= z[cap][to]
-                if kind == "d":
-                    eph = self.ep_key(special[1], us ^ 1)
-                    self.ep = (special[1], to, eph)
-                    h ^= eph
-                elif kind == "x":
-                    victim = special[1]
-                    cap = b[victim]
-                    b[victim] = 0
-                    h ^= z[cap][victim]
-                elif kind == "O":
-                    _, pfrom, pto, pnew = special
-                    h ^= z[b[pfrom]][pfrom] ^ z[pnew][pto]
-                    b[pfrom] = 0
-                    b[pto] = pnew
-                if cap or t.resets[piece] or kind == "x" or (new >> 2) != (piece >> 2):
-                    self.halfmove = 0
-                else:
-                    self.halfmove += 1
+                self.halfmove += 1
         royal = t.royal
         if royal[piece] or royal[new] or (cap and royal[cap]):
             self._move_royals(frm, to, piece, new, cap, us)
@@ -381,23 +429,30 @@ class Position:
             theirs = tuple(s for s in theirs if s != to)
         self.royals = (tuple(mine), theirs) if us == WHITE else (theirs, tuple(mine))
 
+    def make_null(self) -> None:
+        """Pass the turn (the search's null move); :meth:`unmake` takes it back."""
+        ep = self.ep
+        self._stack.append((None, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights))
+        self.hash ^= self.t.zob_side ^ (ep[2] if ep else 0)
+        self.ep = None
+        self.halfmove = 0
+        if self.turn == BLACK:
+            self.fullmove += 1
+        self.turn ^= 1
+
     def unmake(self) -> None:
-        """Take back the last move made with :meth:`make`."""
+        """Take back the last move made with :meth:`make` (or :meth:`make_null`)."""
         m, piece, cap, ep, half, h, royals, rights = self._stack.pop()
-        frm, to, _new, special = m
-        b = self.board
-        if special is None:
-            b[to] = cap
-            b[frm] = piece
-        else:
-            kind = special[0]
-            if kind == "x":
+        if m is not None:
+            frm, to, _new, kind, extra = m
+            b = self.board
+            if kind is EN_PASSANT:
                 b[to] = 0
-                b[special[1]] = cap
-            elif kind == "O":
+                b[extra[0]] = cap
+            elif kind is CASTLE:
                 b[to] = 0
-                b[special[2]] = 0
-                b[special[1]] = special[3] | 2
+                b[extra[1]] = 0
+                b[extra[0]] = extra[2] | 2
             else:
                 b[to] = cap
             b[frm] = piece
@@ -443,16 +498,9 @@ class Position:
         if legal is None:
             legal = self.legal_moves()
         if v.baring is not None:
-            mine, theirs = self.material(us), self.material(them)
-            if not mine and not theirs:
-                return Outcome("bare king", None)
-            if not theirs:  # the side that just moved is bare: it lost
-                return Outcome("bare king", us)
-            if not mine:
-                if v.bare_king_immediate or len(theirs) > 1 or not any(
-                        m[1] == theirs[0] or (m[3] is not None and m[3][0] == "x" and m[3][1] == theirs[0])
-                        for m in legal):
-                    return Outcome("bare king", them)
+            bare = self._bare_king(us, legal)
+            if bare is not None:
+                return bare
         if not legal:
             if self.in_check():
                 return Outcome("checkmate", them)
@@ -463,6 +511,17 @@ class Position:
             return Outcome("repetition", None)
         if all(not p or self.t.royal[p] for p in self.board):
             return Outcome("insufficient material", None)
+        return None
+
+    def _bare_king(self, us: int, legal: list) -> Outcome | None:
+        mine, theirs = self.material(us), self.material(us ^ 1)
+        if not mine and not theirs:
+            return Outcome("bare king", None)
+        if not theirs:  # the side that just moved is bare: it lost
+            return Outcome("bare king", us)
+        if not mine and (self.variant.bare_king_immediate or len(theirs) > 1
+                         or not any(self.capture_square(m) == theirs[0] for m in legal)):
+            return Outcome("bare king", us ^ 1)
         return None
 
     # -- perft -------------------------------------------------------------------

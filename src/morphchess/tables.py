@@ -1,20 +1,21 @@
 """Move tables compiled from a :class:`~morphchess.variant.Variant`.
 
-Pieces on the board are small integers, *codes*::
+Pieces on the board are codes (:mod:`morphchess.pieces`).  Every table below is
+indexed ``[code][square]`` and holds only squares on the board, with the
+:class:`~morphchess.move.Move` objects built once here, so the move walker in
+:mod:`morphchess.position` is a few loops over tuples:
 
-    code = type_index * 4 + virgin * 2 + colour
-
-so that one table lookup gives everything a piece of that type, colour and
-moved-state can do.  Every table below is indexed ``[code][square]`` and holds
-only squares on the board, so the move generator in :mod:`morphchess.position`
-is a few loops over tuples:
-
-* ``leaps``: plain leaps (move or capture, never blocked);
-* ``slides``: rays of plain riders, nearest square first;
+* ``leaps``: ``(to, moves)`` of plain leaps (move or capture, never blocked);
+* ``slides``: rays of plain riders, nearest square first, each a tuple of ``(to, moves)``;
 * ``specials``: everything else, one entry per target
-  ``(to, blockers, can_move, can_capture, can_ep, double_step)``;
+  ``(to, blockers, can_move, can_capture, can_ep, moves)``;
+* ``transforms``: the transformation moves (Polymorph);
 * ``morph_to``: the code the piece has after arriving on a square;
 * ``promo``: the codes a promoting piece may choose on a square (or None).
+
+``moves`` holds one move per type the piece may have after arriving (several
+where it promotes).  :meth:`Tables.reach` walks the same targets as plain
+squares, for the attack tables below and for evaluation and diagrams.
 
 For check detection the tables are reversed: ``att_near[colour][sq]`` lists
 ``(square, codes)`` pairs whose pieces attack ``sq`` whatever stands between,
@@ -27,17 +28,13 @@ leaps (the knight's ``nN``).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from math import gcd
 
 from .betza import leap_path
-from .variant import BLACK, WHITE, Variant
-
-TRANSFORM = ("t",)
-
-
-def code(type_index: int, colour: int, virgin: bool = False) -> int:
-    return type_index * 4 + (2 if virgin else 0) + colour
-
+from .move import Kind, Move
+from .pieces import code
+from .variant import BLACK, WHITE, PieceType, Variant
 
 class Tables:
     """The compiled tables of one variant (built once, read by every position)."""
@@ -47,114 +44,34 @@ class Tables:
         self.files, self.ranks, self.size = F, R, F * R
         n = 4 * (len(v.types) + 1)
         self.ncodes = n
-        has_castling = any(t.moves.castlings for t in v.types)
-        has_ep = v.en_passant and any(s.ep for t in v.types for s in t.moves.steps)
+        self.has_castling = any(t.moves.castlings for t in v.types)
+        self.has_ep = v.en_passant and any(s.ep for t in v.types for s in t.moves.steps)
         # Types whose moved/unmoved state can matter; the others are always "moved".
         self.tracks_virgin = [False] * (len(v.types) + 1)
         for t in v.types:
-            self.tracks_virgin[t.index] = (has_castling or t.moves.castlings != ()
+            self.tracks_virgin[t.index] = (self.has_castling or t.moves.castlings != ()
                                            or any(s.initial for s in t.moves.steps))
         self.leaps: list = [None] * n
         self.slides: list = [None] * n
         self.specials: list = [None] * n
         self.morph_to: list = [None] * n
         self.promo: list = [None] * n
-        # per code and square: True where promotion choices or duplicate targets need sorting out
-        self.fixup: list = [None] * n
+        self.transforms: list = [None] * n
+        # per code and square: True where two steps reach one target (the walker drops the repeat)
+        self.dups: list = [None] * n
         self.castle: list = [()] * n
-        self.transform_to: list = [()] * n
         self.royal = [False] * n
         self.resets = [False] * n  # a move of this piece resets the 50-move count
         self.letter = [""] * n
         self.type_of = [0] * n
         self.valid = [False] * n
-
-        def on(f: int, r: int) -> bool:
-            return 0 <= f < F and 0 <= r < R
-
         for t in v.types:
             for colour in (WHITE, BLACK):
-                sign = 1 if colour == WHITE else -1
                 for virgin in ((False, True) if self.tracks_virgin[t.index] else (False,)):
-                    c = code(t.index, colour, virgin)
-                    self.valid[c] = True
-                    self.type_of[c] = t.index
-                    self.royal[c] = t.royal
-                    self.resets[c] = v.is_pawn_like(t)
-                    self.letter[c] = t.letter if colour == WHITE else t.letter.lower()
-                    leaps, slides, specials = [], [], []
-                    overlaps = []
-                    reach = []
-                    for sq in range(F * R):
-                        f0, r0 = sq % F, sq // F
-                        lp, sl, sp, seen = [], [], [], set()
-                        overlap = False
-                        for s in t.moves.steps:
-                            if s.initial and not virgin:
-                                continue
-                            dx, dy = s.dx * sign, s.dy * sign
-                            if s.rng == 1:
-                                if not on(f0 + dx, r0 + dy):
-                                    continue
-                                to = sq + dy * F + dx
-                                blockers = tuple(sq + oy * F + ox for ox, oy in leap_path(dx, dy)) if s.lame else ()
-                                double = None
-                                if has_ep and s.initial and s.lame and s.move and not s.capture and blockers:
-                                    double = ("d", blockers)
-                                targets = [to]
-                                ep = s.ep and has_ep
-                                if s.move and s.capture and not ep and not blockers:
-                                    lp.append(to)
-                                elif s.move or s.capture or ep:
-                                    sp.append((to, blockers, s.move, s.capture, ep, double))
-                            else:
-                                ray = []
-                                k = 1
-                                while on(f0 + k * dx, r0 + k * dy) and (s.rng == 0 or k <= s.rng):
-                                    ray.append(sq + k * (dy * F + dx))
-                                    k += 1
-                                if not ray:
-                                    continue
-                                targets = ray
-                                ep = s.ep and has_ep
-                                if s.move and s.capture and not ep:
-                                    sl.append(tuple(ray))
-                                elif s.move or s.capture or ep:
-                                    sp.extend((to, tuple(ray[:i]), s.move, s.capture, ep, None)
-                                              for i, to in enumerate(ray))
-                            for to in targets:
-                                overlap |= to in seen
-                                seen.add(to)
-                        overlaps.append(overlap)
-                        reach.append(seen)
-                        leaps.append(tuple(lp))
-                        slides.append(tuple(sl))
-                        specials.append(tuple(sp))
-                    self.leaps[c], self.slides[c], self.specials[c] = leaps, slides, specials
-                    self.morph_to[c] = self._morphs(v, t, colour)
-                    self.promo[c] = self._promotions(v, t, colour)
-                    promo = self.promo[c]
-                    fix = [o or (promo is not None and any(promo[to] for to in r)) for o, r in zip(overlaps, reach)]
-                    self.fixup[c] = fix if any(fix) else None
-                    if virgin:
-                        self.castle[c] = tuple((cs.steps, side * sign) for cs in t.moves.castlings
-                                               for side in cs.sides)
-        for group in v.transforms:
-            for colour in (WHITE, BLACK):
-                for ti in group:
-                    others = tuple(code(o, colour) for o in group if o != ti)
-                    for virgin in (False, True):
-                        c = code(ti, colour, virgin)
-                        if self.valid[c]:
-                            self.transform_to[c] = others
-        # can a non-royal piece become royal (by morph, promotion or transformation)?
-        self.royal_morphs = False
-        for c in range(n):
-            if self.valid[c] and not self.royal[c]:
-                becomes = set(self.morph_to[c]) | set(self.transform_to[c])
-                for choices in self.promo[c] or ():
-                    becomes.update(choices or ())
-                self.royal_morphs |= any(self.royal[x] for x in becomes)
+                    self._compile_code(v, t, colour, virgin)
+        self._compile_transforms(v)
+        self.no_quiet = [[False] * self.size] * n  # Position.captures: no quiet moves from any square
+        self.royal_morphs = self._royal_morphs()
         self.partner_of = self._castling_partners(v)
         self.partner_squares = [{sq for (c, _r, _s), sq in self.partner_of.items() if c == colour}
                                 for colour in (WHITE, BLACK)]
@@ -163,8 +80,116 @@ class Tables:
         self._attack_tables(v)
         self._zobrist(v)
 
+    # -- compiling one code ------------------------------------------------
+    def _compile_code(self, v: Variant, t: PieceType, colour: int, virgin: bool) -> None:
+        c = code(t.index, colour, virgin)
+        self.valid[c] = True
+        self.type_of[c] = t.index
+        self.royal[c] = t.royal
+        self.resets[c] = v.is_pawn_like(t)
+        self.letter[c] = t.letter if colour == WHITE else t.letter.lower()
+        self.morph_to[c] = self._morphs(v, t, colour)
+        self.promo[c] = self._promotions(v, t, colour)
+        leaps, slides, specials, dups = [], [], [], []
+        for sq in range(self.size):
+            lp, sl, sp, dup = self._targets_from(t, colour, virgin, c, sq)
+            leaps.append(lp)
+            slides.append(sl)
+            specials.append(sp)
+            dups.append(dup)
+        self.leaps[c], self.slides[c], self.specials[c] = leaps, slides, specials
+        self.dups[c] = dups if any(dups) else None
+        if virgin:
+            sign = 1 if colour == WHITE else -1
+            self.castle[c] = tuple((cs.steps, side * sign) for cs in t.moves.castlings for side in cs.sides)
+
+    def _targets_from(self, t: PieceType, colour: int, virgin: bool, c: int, sq: int) -> tuple:
+        """The leaps, slides and special targets of code ``c`` on ``sq``, and whether two steps share a target."""
+        F, R = self.files, self.ranks
+        sign = 1 if colour == WHITE else -1
+        f0, r0 = sq % F, sq // F
+        lp: list = []
+        sl: list = []
+        sp: list = []
+        seen: set = set()
+        dup = False
+        for s in t.moves.steps:
+            if s.initial and not virgin:
+                continue
+            dx, dy = s.dx * sign, s.dy * sign
+            ep = s.ep and self.has_ep
+            ray = []
+            k = 1
+            while 0 <= f0 + k * dx < F and 0 <= r0 + k * dy < R and (s.rng == 0 or k <= s.rng):
+                ray.append(sq + k * (dy * F + dx))
+                k += 1
+            if not ray:
+                continue
+            dup |= any(to in seen for to in ray)
+            seen.update(ray)
+            if s.rng == 1:
+                to = ray[0]
+                blockers = tuple(sq + oy * F + ox for ox, oy in leap_path(dx, dy)) if s.lame else ()
+                double = self.has_ep and s.initial and s.lame and s.move and not s.capture and blockers
+                if s.move and s.capture and not ep and not blockers:
+                    lp.append((to, self.moves_to(c, sq, to)))
+                elif s.move or s.capture or ep:
+                    kind, extra = (Kind.DOUBLE, blockers) if double else (Kind.NORMAL, ())
+                    sp.append((to, blockers, s.move, s.capture, ep, self.moves_to(c, sq, to, kind, extra)))
+            elif s.move and s.capture and not ep:
+                sl.append(tuple((to, self.moves_to(c, sq, to)) for to in ray))
+            elif s.move or s.capture or ep:
+                sp.extend((to, tuple(ray[:i]), s.move, s.capture, ep, self.moves_to(c, sq, to))
+                          for i, to in enumerate(ray))
+        return tuple(lp), tuple(sl), tuple(sp), dup
+
+    def becomes(self, c: int, to: int) -> tuple[int, ...]:
+        """The codes a piece of code ``c`` may have after arriving on ``to`` (several where it promotes)."""
+        promo = self.promo[c]
+        return promo[to] if promo and promo[to] else (self.morph_to[c][to],)
+
+    def moves_to(self, c: int, sq: int, to: int, kind: Kind = Kind.NORMAL, extra: tuple = ()) -> tuple:
+        """The moves of code ``c`` from ``sq`` to ``to``: one per type it may have there."""
+        return tuple(Move(sq, to, new, kind, extra) for new in self.becomes(c, to))
+
+    def _compile_transforms(self, v: Variant) -> None:
+        none: tuple = ((),) * self.size
+        for c in range(self.ncodes):
+            self.transforms[c] = none
+        for group in v.transforms:
+            for colour in (WHITE, BLACK):
+                for ti in group:
+                    others = tuple(code(o, colour) for o in group if o != ti)
+                    for virgin in (False, True):
+                        c = code(ti, colour, virgin)
+                        if self.valid[c]:
+                            self.transforms[c] = tuple(tuple(Move(sq, sq, o, Kind.TRANSFORM) for o in others)
+                                                       for sq in range(self.size))
+
+    def _royal_morphs(self) -> bool:
+        """Can a non-royal piece become royal (by morph, promotion or transformation)?"""
+        for c in range(self.ncodes):
+            if self.valid[c] and not self.royal[c]:
+                becomes = set(self.morph_to[c]) | {m.piece for ms in self.transforms[c] for m in ms}
+                for choices in self.promo[c] or ():
+                    becomes.update(choices or ())
+                if any(self.royal[x] for x in becomes):
+                    return True
+        return False
+
+    def reach(self, c: int, sq: int) -> Iterator[tuple[int, tuple, bool, bool, bool]]:
+        """Every target of code ``c`` on ``sq`` as ``(to, blockers, can_move, can_capture, can_ep)``:
+        the squares the piece reaches when ``blockers`` are empty (transformations not included)."""
+        for to, _moves in self.leaps[c][sq]:
+            yield to, (), True, True, False
+        for ray in self.slides[c][sq]:
+            for i, (to, _moves) in enumerate(ray):
+                yield to, tuple(s for s, _m in ray[:i]), True, True, False
+        for to, blockers, can_move, can_capture, can_ep, _moves in self.specials[c][sq]:
+            yield to, blockers, can_move, can_capture, can_ep
+
     # -- per-type helpers --------------------------------------------------
-    def _morphs(self, v: Variant, t, colour: int) -> list[int]:
+    def _morphs(self, v: Variant, t: PieceType, colour: int) -> list[int]:
         F, R = v.files, v.ranks
         out = []
         for sq in range(F * R):
@@ -175,7 +200,7 @@ class Tables:
             out.append(code(target, colour))
         return out
 
-    def _promotions(self, v: Variant, t, colour: int):
+    def _promotions(self, v: Variant, t: PieceType, colour: int) -> list | None:
         if not v.promotes(t):
             return None
         F, R = v.files, v.ranks
@@ -228,17 +253,11 @@ class Tables:
                 if not self.valid[c]:
                     continue
                 for sq in range(size):
-                    f0, r0 = sq % F, sq // F
-                    for to, blockers, _m, cap, ep, _d in self.specials[c][sq]:
+                    for to, blockers, _m, cap, ep in self.reach(c, sq):
                         if ep:
                             eps.setdefault((to, sq), set()).add(c)
                         if cap:
                             self._add_attack(near, rays, lame, c, sq, to, blockers, F)
-                    for to in self.leaps[c][sq]:
-                        self._add_attack(near, rays, lame, c, sq, to, (), F)
-                    for ray in self.slides[c][sq]:
-                        for i, to in enumerate(ray):
-                            self._add_attack(near, rays, lame, c, sq, to, ray[:i], F)
             table_near = [dict() for _ in range(size)]
             for (to, src), cs in near.items():
                 table_near[to][src] = cs

@@ -1,14 +1,20 @@
 """Variant: the board, the piece types and every rule a game needs.
 
 A :class:`Variant` is plain data, usually made by :func:`morphchess.idiagram.load`
-from Interactive Diagram text.  Its move tables are compiled on first use
-(:attr:`Variant.tables`, see :mod:`morphchess.tables`).
+from Interactive Diagram text, which freezes it (:meth:`Variant.freeze`): its
+move tables are compiled on first use (:attr:`Variant.tables`, see
+:mod:`morphchess.tables`) and could not follow a later change, so a frozen
+variant refuses changes.  Data derived from it (the engine's tables) lives in
+:meth:`Variant.derived`, so it can neither outlive nor confuse its variant.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import MappingProxyType
+from typing import Any
 
 from .betza import PieceMoves
 from .errors import InputError
@@ -22,8 +28,21 @@ class VariantError(InputError):
     """A definition that cannot be used; the message names the item at fault and why."""
 
 
-@dataclass
-class PieceType:
+class _Freezable:
+    """Refuses attribute changes once :meth:`_freeze_fields` has run."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_frozen"):
+            raise AttributeError(f"{type(self).__name__} {getattr(self, 'name', '')!r} is frozen: "
+                                 f"load a new definition instead of changing {name!r}")
+        super().__setattr__(name, value)
+
+    def _freeze_fields(self, **values: Any) -> None:
+        self.__dict__.update(values, _frozen=True)
+
+
+@dataclass(eq=False)
+class PieceType(_Freezable):
     """One piece type.  ``index`` counts from 1 in definition order (``maxPromote`` uses it)."""
 
     index: int
@@ -35,11 +54,11 @@ class PieceType:
     royal: bool = False
     # What the type becomes on each square (square index -> type index), from
     # White's point of view; None: the type never morphs.
-    morph: list[int | None] | None = None
+    morph: Sequence[int | None] | None = None
 
 
-@dataclass
-class Variant:
+@dataclass(eq=False)
+class Variant(_Freezable):
     """A chess variant: geometry, piece types, setups and end-of-game rules.
 
     Squares are numbered ``rank * files + file`` from a1 = 0.
@@ -48,11 +67,11 @@ class Variant:
     name: str
     files: int
     ranks: int
-    types: list[PieceType]
+    types: Sequence[PieceType]
     # setup name -> {square: (type index, colour)}; "standard" is the default.
-    setups: dict[str, dict[int, tuple[int, int]]]
+    setups: Mapping[str, Mapping[int, tuple[int, int]]]
     promo_zone: int = 1
-    promo_choice: list[int] = field(default_factory=list)
+    promo_choice: Sequence[int] = field(default_factory=list)
     max_promote: int = 1
     stalemate_loses: bool = False
     baring: int | None = None  # None: no bare-king rule; n: types 1..n do not count as material
@@ -60,9 +79,9 @@ class Variant:
     en_passant: bool = True  # False: 'e' captures are switched off (key enPassant=0)
     fifty_moves: int = 50  # 0 switches the rule off
     repetitions: int = 3  # 0 switches the rule off
-    transforms: list[list[int]] = field(default_factory=list)
-    params: dict[str, str] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    transforms: Sequence[Sequence[int]] = field(default_factory=list)
+    params: Mapping[str, str] = field(default_factory=dict)
+    warnings: Sequence[str] = field(default_factory=list)
     text: str = ""
 
     # -- geometry ---------------------------------------------------------
@@ -100,10 +119,39 @@ class Variant:
         """Types whose moves reset the 50-move count: promoting types and types named '... pawn'."""
         return self.promotes(t) or (not t.royal and t.name.lower().endswith("pawn"))
 
+    def placement(self, setup: str) -> dict[int, tuple[int, int]]:
+        """The start array named ``setup``; :class:`VariantError` lists the names if there is none."""
+        try:
+            return self.setups[setup]
+        except KeyError:
+            raise VariantError(f"{self.name} has no setup {setup!r}; it has: {', '.join(self.setups)}") from None
+
+    # -- freezing and derived data ------------------------------------------
+    def freeze(self) -> None:
+        """Make the variant (and its piece types) read-only; the loader calls it when it is done."""
+        for t in self.types:
+            t._freeze_fields(morph=None if t.morph is None else tuple(t.morph))
+        self._freeze_fields(
+            types=tuple(self.types), promo_choice=tuple(self.promo_choice),
+            transforms=tuple(tuple(g) for g in self.transforms), warnings=tuple(self.warnings),
+            setups=MappingProxyType({k: MappingProxyType(dict(p)) for k, p in self.setups.items()}),
+            params=MappingProxyType(dict(self.params)), _derived={})
+
+    def derived(self, key: Any, build: Callable[[], Any]) -> Any:
+        """Data computed from this (frozen) variant, built once per ``key`` and kept with it."""
+        if not self.__dict__.get("_frozen"):
+            raise AttributeError(f"variant {self.name!r} is not frozen: call freeze() first")
+        store = self.__dict__["_derived"]
+        if key not in store:
+            store[key] = build()
+        return store[key]
+
     @cached_property
     def tables(self):
         """The compiled move tables (see :mod:`morphchess.tables`)."""
         from .tables import Tables
+        if not self.__dict__.get("_frozen"):
+            self.freeze()
         return Tables(self)
 
     def __repr__(self) -> str:

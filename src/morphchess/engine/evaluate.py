@@ -27,6 +27,7 @@ search keeps the evaluation up to date by adding three table entries a move.
 from __future__ import annotations
 
 from ..betza import leap_path
+from ..pieces import colour_of
 from ..position import Position
 from ..variant import BLACK, Variant
 
@@ -118,7 +119,7 @@ class EvalTables:
             if not t.valid[c]:
                 continue
             ty = variant.type(t.type_of[c])
-            colour = c & 1
+            colour = colour_of(c)
             sign = -1 if colour == BLACK else 1
             mob = square_mob[ty.index]
             avg = sum(mob) / len(mob)
@@ -138,7 +139,7 @@ class EvalTables:
         self.gainers = [[False] * size for _ in range(n)]
         for c in range(n):
             if t.valid[c] and not t.royal[c]:
-                sign = -1 if c & 1 == BLACK else 1
+                sign = -1 if colour_of(c) == BLACK else 1
                 for sq in range(size):
                     here = self.pst[c][sq]
                     self.gainers[c][sq] = any(sign * (self.pst[x][to] - here) >= QS_GAIN
@@ -173,24 +174,15 @@ class EvalTables:
 
 def _targets(t, c: int, sq: int) -> list[tuple[int, tuple]]:
     """Squares code ``c`` reaches from ``sq`` on an empty board, each with the codes it may become there."""
-    targets = set(t.leaps[c][sq])
-    for ray in t.slides[c][sq]:
-        targets.update(ray)
-    targets.update(spec[0] for spec in t.specials[c][sq])
-    promo = t.promo[c]
-    return [(to, (promo[to] if promo and promo[to] else None) or (t.morph_to[c][to],)) for to in targets]
-
-
-_cache: dict = {}
+    targets = {to for to, _blockers, _move, _capture, _ep in t.reach(c, sq)}
+    return [(to, t.becomes(c, to)) for to in targets]
 
 
 def eval_tables(variant: Variant, phase: float) -> EvalTables:
-    """The (cached) tables of a variant, the phase rounded to tenths."""
-    key = (id(variant), round(phase, 1))
-    hit = _cache.get(key)
-    if hit is None or hit[0] is not variant:
-        hit = _cache[key] = (variant, EvalTables(variant, round(phase, 1)))
-    return hit[1]
+    """The tables of a variant (built once per variant and phase, kept with the variant), the phase
+    rounded to tenths."""
+    phase = round(phase, 1)
+    return variant.derived(("eval tables", phase), lambda: EvalTables(variant, phase))
 
 
 def game_phase(variant: Variant, board: list[int]) -> float:

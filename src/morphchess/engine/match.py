@@ -62,14 +62,8 @@ class GreedyPlayer:
         pos, value = board.position, self.value
         best, best_gain = [], None
         for move in board.legal_moves:
-            frm, to, new, special = move.raw
-            if special is not None and special[0] == "x":
-                victim = pos.board[special[1]]
-            elif special is not None and special[0] == "t":
-                victim = 0
-            else:
-                victim = pos.board[to]
-            gain = value[victim] + value[new] - value[pos.board[frm]]
+            raw = move.raw
+            gain = value[pos.captured(raw)] + value[raw.piece] - value[pos.board[raw.origin]]
             if best_gain is None or gain > best_gain:
                 best, best_gain = [move], gain
             elif gain == best_gain:
@@ -88,7 +82,7 @@ class EnginePlayer:
 
     def choose(self, board: Board) -> Move:
         result = search(board.position, **self.limits)
-        return next(m for m in board.legal_moves if m.raw == result.move)
+        return board.move(result.move)
 
     def close(self) -> None:
         pass
@@ -132,7 +126,7 @@ def make_player(spec: str, variant, movetime_ms: int, rng: random.Random):
 def random_opening(board: Board, plies: int, rng: random.Random) -> None:
     """Play ``plies`` random legal moves that do not end the game."""
     for _ in range(plies):
-        moves = board.legal_moves
+        moves = list(board.legal_moves)
         rng.shuffle(moves)
         for m in moves:
             board.push(m)

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..errors import OptionError
+from ..move import Kind, Move
+from ..pieces import colour_of
 from ..position import Position
 from .evaluate import QS_GAIN, eval_tables, game_phase
 
@@ -43,10 +45,10 @@ class SearchResult:
     """What a search found.  ``score`` is in centipawns from the side to move's view; ``mate`` is the
     number of moves to mate (negative when the side to move is mated), else None."""
 
-    move: tuple | None
+    move: Move | None
     score: int = 0
     mate: int | None = None
-    pv: list = field(default_factory=list)
+    pv: list[Move] = field(default_factory=list)
     depth: int = 0
     nodes: int = 0
     seconds: float = 0.0
@@ -110,13 +112,14 @@ class _Searcher:
         self.counts_code = et.counts
         self.pawnlike = et.pawnlike
         self.et = et
+        self.colour = [colour_of(c) for c in range(self.t.ncodes)]
         us_count = [0, 0]
         heavy = [0, 0]
         for p in pos.board:
             if p and et.counts[p]:
-                us_count[p & 1] += 1
+                us_count[colour_of(p)] += 1
                 if not et.pawnlike[p]:
-                    heavy[p & 1] += 1
+                    heavy[colour_of(p)] += 1
         self.count = us_count     # pieces that count against the bare-king rule, per colour
         self.heavy = heavy        # of those, the ones that are not pawns (null-move safety)
         self.baring = v.baring is not None
@@ -215,44 +218,36 @@ class _Searcher:
         return pv
 
     # -- make / unmake with incremental evaluation -----------------------------
-    def _make(self, m) -> tuple[int, int]:
+    def _make(self, m: Move) -> tuple[int, int]:
         """Play ``m``; return the change of the White-relative evaluation and the captured code."""
-        b = self.pos.board
+        pos = self.pos
+        b = pos.board
         pst = self.pst
-        frm, to, new, sp = m
-        piece = b[frm]
-        if sp is None:
-            cap = b[to]
-            d = pst[new][to] - pst[piece][frm] - pst[cap][to]
-        else:
-            kind = sp[0]
-            if kind == "t":
-                cap = 0
-                d = pst[new][frm] - pst[piece][frm]
-            elif kind == "x":
-                cap = b[sp[1]]
-                d = pst[new][to] - pst[piece][frm] - pst[cap][sp[1]]
-            elif kind == "O":
-                cap = 0
-                d = pst[new][to] - pst[piece][frm] + pst[sp[3]][sp[2]] - pst[b[sp[1]]][sp[1]]
-            else:
-                cap = b[to]
-                d = pst[new][to] - pst[piece][frm] - pst[cap][to]
-        if cap and self.counts_code[cap]:
-            self.count[cap & 1] -= 1
-            if not self.pawnlike[cap]:
-                self.heavy[cap & 1] -= 1
-        self.pos.make(m)
-        self.path.append(self.pos.hash)
+        frm, to, new, kind, extra = m
+        d = pst[new][to] - pst[b[frm]][frm]
+        cap_sq = pos.capture_square(m)
+        cap = 0
+        if cap_sq is not None:
+            cap = b[cap_sq]
+            d -= pst[cap][cap_sq]
+            if self.counts_code[cap]:
+                self.count[self.colour[cap]] -= 1
+                if not self.pawnlike[cap]:
+                    self.heavy[self.colour[cap]] -= 1
+        if kind is Kind.CASTLE:
+            pfrom, pto, pnew = extra
+            d += pst[pnew][pto] - pst[b[pfrom]][pfrom]
+        pos.make(m)
+        self.path.append(pos.hash)
         return d, cap
 
     def _unmake(self, cap: int) -> None:
         self.pos.unmake()
         self.path.pop()
         if cap and self.counts_code[cap]:
-            self.count[cap & 1] += 1
+            self.count[self.colour[cap]] += 1
             if not self.pawnlike[cap]:
-                self.heavy[cap & 1] += 1
+                self.heavy[self.colour[cap]] += 1
 
     def _tick(self) -> None:
         if self.deadline and time.perf_counter() >= self.deadline:
@@ -330,19 +325,13 @@ class _Searcher:
         if (null_ok and not pv_node and not in_check and depth >= 3 and static >= beta
                 and self.heavy[us] >= 2 and pos.royals[us]):
             r = 3 if depth >= 6 else 2
-            saved = (pos.ep, pos.hash, pos.halfmove)
-            t = self.t
-            pos.hash ^= t.zob_side ^ (pos.ep[2] if pos.ep else 0)
-            pos.ep = None
-            pos.halfmove = 0
-            pos.turn ^= 1
+            pos.make_null()
             self.path.append(pos.hash)
             try:
                 score = -self._node(depth - 1 - r, -beta, -beta + 1, ply + 1, ev, False)
             finally:
                 self.path.pop()
-                pos.turn ^= 1
-                pos.ep, pos.hash, pos.halfmove = saved
+                pos.unmake()
             if score >= beta:
                 return beta if score >= MATE_BOUND else score
         moves = pos.legal_moves()
@@ -356,11 +345,10 @@ class _Searcher:
         best, best_move = -MATE - 1, None
         orig_alpha = alpha
         b = pos.board
+        type_of = self.t.type_of
         killers = self.killers[ply]
         for i, m in enumerate(moves):
-            quiet = (not b[m[1]] or m[0] == m[1]) and m[2] >> 2 == b[m[0]] >> 2
-            if quiet and m[3] is not None and m[3][0] == "x":
-                quiet = False
+            quiet = pos.capture_square(m) is None and type_of[m.piece] == type_of[b[m.origin]]
             if quiet and i and futile and m != killers[0]:
                 continue
             d_ev, cap = self._make(m)
@@ -386,7 +374,7 @@ class _Searcher:
                             if killers[0] != m:
                                 killers[1] = killers[0]
                                 killers[0] = m
-                            key = (b[m[0]], m[1])
+                            key = (b[m.origin], m.target)
                             self.history[key] = self.history.get(key, 0) + depth * depth
                         break
         stored = best
@@ -427,7 +415,7 @@ class _Searcher:
             if stand + gain + FUTILITY_MARGIN < alpha:
                 continue
             # a capture that gains less than the capturer is worth is lost if the square is defended
-            if gain < value[m[2]] and pos.attacked(m[1], them):
+            if gain < value[m.piece] and pos.attacked(m.target, them):
                 continue
             d_ev, cap = self._make(m)
             try:
@@ -447,76 +435,26 @@ class _Searcher:
 
     def _tactical_moves(self, with_gains: bool) -> list:
         """Captures (and, if ``with_gains``, quiet moves gaining QS_GAIN by morph or promotion), each as
-        (order key, estimated gain, move), best first.  Pseudo-legal: the caller checks legality.
-
-        A lean generator over the core's move tables that skips quiet moves instead of building
-        them, because the quiescence search runs it at most nodes."""
+        (order key, estimated gain, move), best first.  Pseudo-legal: the caller checks legality."""
         pos = self.pos
-        t = self.t
         b = pos.board
-        us = pos.turn
         pst = self.pst
         order_value = self.order_value
-        gainers = self.et.gainers
-        sign = 1 if us == 0 else -1
-        leaps, slides, specials, morph_to, promo = t.leaps, t.slides, t.specials, t.morph_to, t.promo
-        ep = pos.ep
+        sign = 1 if pos.turn == 0 else -1
         out = []
-        add = out.append
-        for sq, p in enumerate(b):
-            if not p or (p & 1) != us:
+        for m in pos.captures(self.et.gainers if with_gains else None):
+            frm, to, new = m.origin, m.target, m.piece
+            piece = b[frm]
+            gain = pst[new][to] - pst[piece][frm]
+            cap_sq = pos.capture_square(m)
+            if cap_sq is None:
+                gain *= sign
+                if gain >= QS_GAIN:
+                    out.append((gain, gain, m))
                 continue
-            mt = morph_to[p]
-            pr = promo[p]
-            base = pst[p][sq]
-            quiet_gain = with_gains and gainers[p][sq]
-            hits = []
-            quiet = []
-            for to in leaps[p][sq]:
-                q = b[to]
-                if not q:
-                    if quiet_gain:
-                        quiet.append((to, None))
-                elif (q & 1) != us:
-                    hits.append(to)
-            for ray in slides[p][sq]:
-                for to in ray:
-                    q = b[to]
-                    if q:
-                        if (q & 1) != us:
-                            hits.append(to)
-                        break
-                    if quiet_gain:
-                        quiet.append((to, None))
-            for to, blockers, can_move, can_capture, can_ep, double in specials[p][sq]:
-                if blockers:
-                    blocked = False
-                    for x in blockers:
-                        if b[x]:
-                            blocked = True
-                            break
-                    if blocked:
-                        continue
-                q = b[to]
-                if q:
-                    if can_capture and (q & 1) != us:
-                        hits.append(to)
-                elif can_ep and ep and to in ep[0]:
-                    victim = b[ep[1]]
-                    gain = sign * (pst[mt[to]][to] - base - pst[victim][ep[1]])
-                    add((order_value[victim] * 16 - order_value[p] // 16, gain, (sq, to, mt[to], ("x", ep[1]))))
-                elif can_move and quiet_gain:
-                    quiet.append((to, double))
-            for to in hits:
-                victim = b[to]
-                key = order_value[victim] * 16 - order_value[p] // 16
-                for new in (pr[to] if pr and pr[to] else (mt[to],)):
-                    add((key, sign * (pst[new][to] - base - pst[victim][to]), (sq, to, new, None)))
-            for to, special in quiet:
-                for new in (pr[to] if pr and pr[to] else (mt[to],)):
-                    gain = sign * (pst[new][to] - base)
-                    if gain >= QS_GAIN:
-                        add((gain, gain, (sq, to, new, special)))
+            victim = b[cap_sq]
+            gain = sign * (gain - pst[victim][cap_sq])
+            out.append((order_value[victim] * 16 - order_value[piece] // 16, gain, m))
         out.sort(key=lambda c: c[0], reverse=True)
         return out
 
@@ -529,14 +467,13 @@ class _Searcher:
         history = self.history
         sign = 1 if self.pos.turn == 0 else -1
         keyed = []
+        captured = self.pos.captured
         for m in moves:
-            frm, to, new, sp = m
+            frm, to, new = m.origin, m.target, m.piece
             if m == tt_move:
                 s = 1 << 30
             else:
-                cap = b[to] if frm != to else 0
-                if sp is not None and sp[0] == "x":
-                    cap = b[sp[1]]
+                cap = captured(m)
                 piece = b[frm]
                 if cap:
                     s = (1 << 24) + order_value[cap] * 64 - order_value[piece] // 8
