@@ -1,10 +1,30 @@
-// The JSON API of the morphchess server: one function per call, errors thrown as ApiError.
+// The JSON API of the morphchess server: one function per call.  A refusal is thrown as an ApiError
+// with the server's message; a request that got no answer at all as an ApiError of status 0.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = "") {
     super(message);
     this.status = status;
+    this.code = code;
   }
+
+  get lost() {
+    return this.status === 0;
+  }
+}
+
+let seatToken = null; // the seat token of the game shown (sent as Authorization: Bearer)
+
+export function useToken(token) {
+  seatToken = token || null;
+}
+
+function messageOf(status, text) {
+  try {
+    const error = JSON.parse(text).error;
+    if (error && error.message) return [error.message, error.code || ""];
+  } catch (e) { /* not JSON: the text itself */ }
+  return [text.trim().slice(0, 300) || `the server answered ${status}`, ""];
 }
 
 async function call(method, path, body) {
@@ -13,20 +33,21 @@ async function call(method, path, body) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
-  const text = await response.text();
-  if (!response.ok) {
-    let message = text;
-    try {
-      const detail = JSON.parse(text).detail;
-      message = typeof detail === "string" ? detail
-        : detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ");
-    } catch (e) { /* not JSON: keep the text */ }
-    throw new ApiError(response.status, message);
+  if (seatToken) options.headers.Authorization = `Bearer ${seatToken}`;
+  let response;
+  let text;
+  try {
+    response = await fetch(path, options);
+    text = await response.text();
+  } catch (e) {
+    throw new ApiError(0, "connection lost: the server did not answer");
   }
+  if (!response.ok) throw new ApiError(response.status, ...messageOf(response.status, text));
   const type = response.headers.get("Content-Type") || "";
   return type.includes("json") ? JSON.parse(text) : text;
 }
+
+const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
 export const api = {
   levels: () => call("GET", "/api/levels"),
@@ -34,13 +55,18 @@ export const api = {
   variant: (key) => call("GET", `/api/variants/${encodeURIComponent(key)}`),
   define: (definition) => call("POST", "/api/variants", { definition }),
   newGame: (spec) => call("POST", "/api/games", spec),
-  game: (id) => call("GET", `/api/games/${id}`),
-  setPlayers: (id, players) => call("PATCH", `/api/games/${id}`, players),
-  position: (id, ply) => call("GET", `/api/games/${id}/positions/${ply}`),
-  move: (id, move) => call("POST", `/api/games/${id}/moves`, { move }),
-  undo: (id, plies) => call("POST", `/api/games/${id}/undo`, { plies }),
-  engine: (id, level) => call("POST", `/api/games/${id}/engine`, { level }),
-  stop: (id) => call("POST", `/api/games/${id}/stop`),
-  record: (id, format) => call("GET", `/api/games/${id}/record?format=${format}`),
+  game: (id) => call("GET", game(id)),
+  setPlayers: (id, players) => call("PATCH", game(id), players),
+  position: (id, ply) => call("GET", `${game(id)}/positions/${ply}`),
+  move: (id, move, ply) => call("POST", `${game(id)}/moves`, { move, ply }),
+  undo: (id, plies) => call("POST", `${game(id)}/undo`, { plies }),
+  stop: (id) => call("POST", `${game(id)}/stop`),
+  resign: (id, side) => call("POST", `${game(id)}/resign`, { side }),
+  offer: (id, what, action, side) => call("POST", `${game(id)}/${what}`, { action, side }),
+  abort: (id) => call("POST", `${game(id)}/abort`),
+  accept: (id, name) => call("POST", `${game(id)}/accept`, { name }),
+  join: (id, name) => call("POST", `${game(id)}/join`, { name }),
+  record: (id, format) => call("GET", `${game(id)}/record?format=${format}`),
   importRecord: (spec) => call("POST", "/api/import", spec),
+  eventsUrl: (id, since) => `${game(id)}/events?since=${since}`,
 };

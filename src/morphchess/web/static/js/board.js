@@ -1,6 +1,10 @@
 // The board: draws squares and pieces, shows a picked-up piece's legal destinations with what it
-// becomes there, and turns clicks and drags into moves.  It knows no rules: the legal moves come
-// from the server with each game state.
+// becomes there, and turns clicks, drags, taps and keys into moves.  It knows no rules: the legal
+// moves come from the server with each game state.
+
+import { Marks } from "./marks.js";
+
+const DRAG_PX = 5; // a press that moves farther than this is a drag, else a click
 
 export function squareName(files, sq) {
   return String.fromCharCode(97 + (sq % files)) + (Math.floor(sq / files) + 1);
@@ -12,12 +16,20 @@ export function pieceSvg(variant, letter) {
   return type.svg[letter === letter.toUpperCase() ? 0 : 1];
 }
 
+export function pieceName(variant, letter) {
+  const type = variant.types.find((t) => t.letter === letter.toUpperCase());
+  const colour = letter === letter.toUpperCase() ? "white" : "black";
+  return `${colour} ${type ? type.name.toLowerCase() : letter}`;
+}
+
 export class BoardView {
-  // onMove(uci) plays a move; choose(title, options) resolves to the chosen option or null.
-  constructor(element, { onMove, choose }) {
+  // onMove(move) plays a legal move (an entry of the state's `legal`); choose(title, moves, anchor)
+  // resolves to one of `moves` or null; onSelect(square) tells that the picked-up piece changed.
+  constructor(element, { onMove, choose, onSelect }) {
     this.el = element;
     this.onMove = onMove;
     this.choose = choose;
+    this.onSelect = onSelect || (() => {});
     this.flipped = false;
     this.variant = null;
     this.view = null;
@@ -25,32 +37,88 @@ export class BoardView {
     this.interactive = false;
     this.selected = null;
     this.drag = null;
+    this.rightFrom = null;
+    this.cursor = null; // the square that has the keyboard focus
+    this.cells = new Map();
     element.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    element.addEventListener("contextmenu", (e) => e.preventDefault());
+    element.addEventListener("keydown", (e) => this.keyDown(e));
     window.addEventListener("pointermove", (e) => this.pointerMove(e));
     window.addEventListener("pointerup", (e) => this.pointerUp(e));
-    window.addEventListener("keydown", (e) => { if (e.key === "Escape") this.select(null); });
+    window.addEventListener("pointercancel", () => this.cancelDrag());
   }
 
   setVariant(variant) {
     this.variant = variant;
     this.selected = null;
-    this.el.style.setProperty("--files", variant.files);
-    this.el.style.setProperty("--ranks", variant.ranks);
-    document.documentElement.style.setProperty("--files", variant.files);
-    document.documentElement.style.setProperty("--ranks", variant.ranks);
+    this.cursor = null;
+    this.build();
   }
 
   flip() {
     this.flipped = !this.flipped;
+    this.build();
     this.draw();
   }
 
-  // view: {squares, last, check}; legal: the moves the user may play now (empty: look only).
+  // where a square is drawn: [column, row] from the top left
+  place(name) {
+    const { files, ranks } = this.variant;
+    const f = name.charCodeAt(0) - 97;
+    const r = Number(name.slice(1)) - 1;
+    return this.flipped ? [files - 1 - f, r] : [f, ranks - 1 - r];
+  }
+
+  build() {
+    const { files, ranks } = this.variant;
+    this.el.style.setProperty("--files", files);
+    this.el.style.setProperty("--ranks", ranks);
+    const ranksCol = [];
+    const filesRow = [];
+    const squares = [];
+    for (let row = 0; row < ranks; row++) {
+      const r = this.flipped ? row : ranks - 1 - row;
+      ranksCol.push(`<div>${r + 1}</div>`);
+      for (let col = 0; col < files; col++) {
+        const f = this.flipped ? files - 1 - col : col;
+        const name = squareName(files, r * files + f);
+        const shade = (f + r) % 2 === 0 ? "dark" : "light";
+        squares.push(`<div class="sq ${shade}" role="button" tabindex="-1" data-square="${name}"></div>`);
+      }
+    }
+    for (let col = 0; col < files; col++) {
+      filesRow.push(`<div>${String.fromCharCode(97 + (this.flipped ? files - 1 - col : col))}</div>`);
+    }
+    this.el.innerHTML = `<div class="ranks" aria-hidden="true">${ranksCol.join("")}</div>`
+      + `<div class="squares">${squares.join("")}<svg class="marks" aria-hidden="true"
+          preserveAspectRatio="none"></svg></div>`
+      + `<div></div><div class="files" aria-hidden="true">${filesRow.join("")}</div>`;
+    this.cells = new Map([...this.el.querySelectorAll(".sq")].map((c) => [c.dataset.square, c]));
+    const marks = this.marks || new Marks(null);
+    marks.svg = this.el.querySelector("svg.marks");
+    this.marks = marks;
+    marks.setGeometry((name) => this.place(name), files, ranks);
+    this.el.classList.toggle("flipped", this.flipped);
+  }
+
+  // view: {squares, last, check}; legal: the moves the user may play now; interactive: may play them.
   render(view, legal, interactive) {
     this.view = view;
     this.legal = legal || [];
     this.interactive = interactive;
-    if (this.selected && !this.movesFrom(this.selected).length) this.selected = null;
+    if (this.selected && !this.movesFrom(this.selected).length) this.select(null);
+    else this.draw();
+  }
+
+  // Show a move as played while the server has not answered yet (only the mover's squares).
+  showPending(move) {
+    const squares = [...this.view.squares];
+    const index = (name) => this.variant.files * (Number(name.slice(1)) - 1) + name.charCodeAt(0) - 97;
+    squares[index(move.from)] = "";
+    squares[index(move.to)] = move.new;
+    this.view = { ...this.view, squares, last: { from: move.from, to: move.to }, check: [] };
+    this.legal = [];
+    this.selected = null;
     this.draw();
   }
 
@@ -58,83 +126,92 @@ export class BoardView {
     return this.interactive ? this.legal.filter((m) => m.from === square) : [];
   }
 
-  draw() {
-    if (!this.variant || !this.view) return;
-    const { files, ranks } = this.variant;
-    const parts = [];
-    for (let row = 0; row < ranks; row++) {
-      const r = this.flipped ? row : ranks - 1 - row;
-      parts.push(`<div class="coord rank">${r + 1}</div>`);
-      for (let col = 0; col < files; col++) {
-        const f = this.flipped ? files - 1 - col : col;
-        const sq = r * files + f;
-        const name = squareName(files, sq);
-        const letter = this.view.squares[sq];
-        const shade = (f + r) % 2 === 0 ? "dark" : "light";
-        const piece = letter
-          ? `<div class="piece-img" data-piece="${letter}">${pieceSvg(this.variant, letter)}</div>` : "";
-        parts.push(`<div class="sq ${shade}" data-square="${name}">${piece}</div>`);
-      }
-    }
-    parts.push('<div class="coord"></div>');
-    for (let col = 0; col < files; col++) {
-      const f = this.flipped ? files - 1 - col : col;
-      parts.push(`<div class="coord file">${String.fromCharCode(97 + f)}</div>`);
-    }
-    this.el.innerHTML = parts.join("");
-    this.el.classList.toggle("flipped", this.flipped);
-    const mark = (name, cls) => {
-      const cell = this.cell(name);
-      if (cell) cell.classList.add(cls);
-    };
-    if (this.view.last) {
-      mark(this.view.last.from, "last");
-      mark(this.view.last.to, "last");
-    }
-    for (const name of this.view.check || []) mark(name, "check");
-    if (this.selected) this.showTargets(this.selected);
+  isTarget(from, to) {
+    return this.movesFrom(from).some((m) => m.to === to);
   }
 
   cell(name) {
-    return this.el.querySelector(`.sq[data-square="${name}"]`);
+    return this.cells.get(name);
   }
 
-  showTargets(from) {
-    this.cell(from)?.classList.add("selected");
+  draw() {
+    if (!this.variant || !this.view) return;
+    const { files } = this.variant;
+    const targets = this.targetsOf(this.selected);
+    if (!this.cursor || !this.cells.has(this.cursor)) this.cursor = this.cells.keys().next().value;
+    this.view.squares.forEach((letter, sq) => {
+      const name = squareName(files, sq);
+      const cell = this.cells.get(name);
+      if (cell.dataset.piece !== letter) {
+        cell.dataset.piece = letter;
+        cell.innerHTML = letter
+          ? `<div class="piece-img" data-piece="${letter}" aria-hidden="true">${pieceSvg(this.variant, letter)}</div>`
+          : "";
+      } else {
+        cell.querySelector(".preview")?.remove();
+      }
+      const options = targets.get(name);
+      const last = this.view.last && (this.view.last.from === name || this.view.last.to === name);
+      cell.className = `sq ${cell.classList.contains("dark") ? "dark" : "light"}`;
+      cell.classList.toggle("last", Boolean(last));
+      cell.classList.toggle("check", (this.view.check || []).includes(name));
+      cell.classList.toggle("selected", name === this.selected);
+      cell.classList.toggle("movable", this.movesFrom(name).length > 0);
+      let label = `${name} ${letter ? pieceName(this.variant, letter) : "empty"}`;
+      if (name === this.selected) label += ", picked up";
+      if (options) {
+        label += this.markTarget(cell, options);
+      }
+      cell.setAttribute("aria-label", label);
+      cell.tabIndex = name === this.cursor ? 0 : -1;
+    });
+  }
+
+  targetsOf(from) {
     const byTarget = new Map();
+    if (!from) return byTarget;
     for (const m of this.movesFrom(from)) {
       if (!byTarget.has(m.to)) byTarget.set(m.to, []);
       byTarget.get(m.to).push(m);
     }
-    for (const [to, options] of byTarget) {
-      const cell = this.cell(to);
-      if (!cell) continue;
-      cell.classList.add("target");
-      if (options.some((m) => m.capture)) cell.classList.add("capture");
-      if (options.some((m) => m.transform)) cell.classList.add("transform");
-      const preview = document.createElement("div");
-      preview.className = "preview";
-      if (options.length > 1) {
-        preview.classList.add("choice");
-        preview.dataset.new = options.map((m) => m.new).join("");
-        preview.textContent = "?";
-        preview.title = "choose: " + preview.dataset.new;
-      } else if (options[0].new !== options[0].piece) {
-        // on an empty square the piece-to-be is shown large and faint, on a capture in the corner
-        if (!cell.querySelector(".piece-img")) preview.classList.add("ghost");
-        preview.dataset.new = options[0].new;
-        preview.innerHTML = pieceSvg(this.variant, options[0].new);
-        preview.title = "becomes " + options[0].new;
-      } else {
-        continue;
-      }
+    return byTarget;
+  }
+
+  // Mark a destination (dot, capture ring, transformation ring, what the piece becomes); its label.
+  markTarget(cell, options) {
+    cell.classList.add("target");
+    if (options.some((m) => m.capture)) cell.classList.add("capture");
+    if (options.some((m) => m.transform)) cell.classList.add("transform");
+    const preview = document.createElement("div");
+    preview.className = "preview";
+    preview.setAttribute("aria-hidden", "true");
+    if (options.length > 1) {
+      preview.classList.add("choice");
+      preview.dataset.new = options.map((m) => m.new).join("");
+      preview.textContent = "?";
       cell.appendChild(preview);
+      return options[0].transform ? ", transform here" : ", move here and choose a piece";
     }
+    const move = options[0];
+    if (move.new === move.piece) return ", move here";
+    if (!cell.querySelector(".piece-img")) preview.classList.add("ghost");
+    preview.dataset.new = move.new;
+    preview.innerHTML = pieceSvg(this.variant, move.new);
+    cell.appendChild(preview);
+    return `, move here, becomes ${pieceName(this.variant, move.new)}`;
   }
 
   select(square) {
-    this.selected = square && this.movesFrom(square).length ? square : null;
+    const next = square && this.movesFrom(square).length ? square : null;
+    const changed = next !== this.selected;
+    this.selected = next;
     this.draw();
+    if (changed) this.onSelect(next);
+  }
+
+  // Can the picked-up piece transform where it stands (Polymorph)?
+  canTransform() {
+    return Boolean(this.selected) && this.isTarget(this.selected, this.selected);
   }
 
   async attempt(from, to) {
@@ -145,15 +222,15 @@ export class BoardView {
     }
     let move = options[0];
     if (options.length > 1 || move.choice) {
-      const title = move.transform ? "Transform into" : "Promote to";
-      move = await this.choose(title, options);
+      move = await this.choose(move.transform ? "Transform into" : "Promote to", options, this.cell(to));
       if (!move) {
         this.draw();
         return;
       }
     }
     this.selected = null;
-    this.onMove(move.uci);
+    this.onSelect(null);
+    this.onMove(move);
   }
 
   squareAt(x, y) {
@@ -162,53 +239,109 @@ export class BoardView {
     return cell && this.el.contains(cell) ? cell.dataset.square : null;
   }
 
+  // -- pointer: click-click, drag, click-then-drag; right button: arrows and circles -------------------
   pointerDown(e) {
     const name = this.squareAt(e.clientX, e.clientY);
-    if (!name || e.button !== 0) return;
-    e.preventDefault();
-    if (this.selected && this.selected !== name && this.movesFrom(this.selected).some((m) => m.to === name)) {
-      this.attempt(this.selected, name);
+    if (!name) return;
+    if (e.button === 2) {
+      this.rightFrom = name;
       return;
     }
-    if (this.selected === name) {
-      // a second click on the piece: transform it (Polymorph) if it can, else put it down
-      if (this.movesFrom(name).some((m) => m.to === name)) this.attempt(name, name);
-      else this.select(null);
+    if (e.button !== 0) return;
+    e.preventDefault();
+    this.marks.clear();
+    this.cursor = name;
+    if (this.selected && this.selected !== name && this.isTarget(this.selected, name)) {
+      this.attempt(this.selected, name);
       return;
     }
     if (!this.movesFrom(name).length) {
       this.select(null);
       return;
     }
+    const wasSelected = this.selected === name;
     this.select(name);
-    this.drag = { from: name, x: e.clientX, y: e.clientY, ghost: null };
+    this.drag = { from: name, x: e.clientX, y: e.clientY, ghost: null, wasSelected };
   }
 
   pointerMove(e) {
     const d = this.drag;
     if (!d) return;
-    if (!d.ghost && Math.hypot(e.clientX - d.x, e.clientY - d.y) > 5) {
-      const img = this.cell(d.from)?.querySelector(".piece-img");
+    if (!d.ghost && Math.hypot(e.clientX - d.x, e.clientY - d.y) > DRAG_PX) {
+      const cell = this.cell(d.from);
+      const img = cell?.querySelector(".piece-img");
       d.ghost = document.createElement("div");
       d.ghost.className = "drag-ghost";
+      d.ghost.style.width = d.ghost.style.height = `${cell.offsetWidth}px`;
       d.ghost.innerHTML = img ? img.innerHTML : "";
       document.body.appendChild(d.ghost);
-      if (img) img.style.opacity = "0.3";
+      if (img) img.classList.add("lifted");
     }
     if (d.ghost) {
-      d.ghost.style.left = `${e.clientX - 32}px`;
-      d.ghost.style.top = `${e.clientY - 32}px`;
+      d.ghost.style.left = `${e.clientX - d.ghost.offsetWidth / 2}px`;
+      d.ghost.style.top = `${e.clientY - d.ghost.offsetHeight / 2}px`;
     }
   }
 
   pointerUp(e) {
+    if (e.button === 2 && this.rightFrom) {
+      const to = this.squareAt(e.clientX, e.clientY);
+      if (to) this.marks.toggle(this.rightFrom, to);
+      this.rightFrom = null;
+      return;
+    }
     const d = this.drag;
     if (!d) return;
     this.drag = null;
-    if (!d.ghost) return; // a click: the piece stays picked up
-    d.ghost.remove();
-    const to = this.squareAt(e.clientX, e.clientY);
-    if (to && to !== d.from) this.attempt(d.from, to);
-    else this.draw();
+    if (d.ghost) { // a drop
+      d.ghost.remove();
+      const to = this.squareAt(e.clientX, e.clientY);
+      if (to && to !== d.from && this.isTarget(d.from, to)) this.attempt(d.from, to);
+      else this.draw();
+    } else if (d.wasSelected) { // a second click on the piece: transform it if it can, else put it down
+      if (this.isTarget(d.from, d.from)) this.attempt(d.from, d.from);
+      else this.select(null);
+    }
+  }
+
+  cancelDrag() {
+    if (this.drag && this.drag.ghost) this.drag.ghost.remove();
+    this.drag = null;
+    this.draw();
+  }
+
+  // -- keyboard: arrows move over the squares, Enter or Space acts like a click ------------------------
+  keyDown(e) {
+    const name = e.target.closest && e.target.closest(".sq")?.dataset.square;
+    if (!name) return;
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (steps[e.key]) {
+      e.preventDefault();
+      e.stopPropagation();
+      const [col, row] = this.place(name);
+      const [dc, dr] = steps[e.key];
+      const next = [...this.cells.keys()].find((n) => {
+        const [c, r] = this.place(n);
+        return c === col + dc && r === row + dr;
+      });
+      if (next) this.focusSquare(next);
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      this.activate(name);
+    } else if (e.key === "Escape") {
+      this.select(null);
+    }
+  }
+
+  focusSquare(name) {
+    this.cursor = name;
+    for (const [n, c] of this.cells) c.tabIndex = n === name ? 0 : -1;
+    this.cell(name).focus();
+  }
+
+  activate(name) {
+    if (this.selected && this.isTarget(this.selected, name)) this.attempt(this.selected, name);
+    else if (this.selected === name) this.select(null);
+    else this.select(name);
   }
 }

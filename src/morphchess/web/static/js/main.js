@@ -1,166 +1,180 @@
-// The page: game controls, move list, records, pasted definitions, engine play and the saved game.
+// The page: which game is shown and who we are in it, live updates, the game controls, typed moves,
+// records and pasted definitions.  Every rule and every engine move comes from the server.
 
-import { api, ApiError } from "./api.js";
-import { BoardView, pieceSvg } from "./board.js";
+import { api, ApiError, useToken } from "./api.js";
+import { BoardView, pieceName, pieceSvg } from "./board.js";
+import { choose } from "./chooser.js";
+import { Clocks } from "./clock.js";
+import { engineLine } from "./engineline.js";
+import { follow } from "./events.js";
 import { renderLegend } from "./legend.js";
+import { plyBase, renderMoves } from "./movelist.js";
+import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
+import { fromAddress, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
+import { beep, setSound, soundOn } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
-const STORAGE = "morphchess.game";
-const ENGINE_POLL_MS = 250;
+const NAME = "morphchess.name";
+const OTHER = { white: "black", black: "white" };
 
 const app = {
   variants: new Map(), // key -> variant view
+  titles: new Map(), // key -> title
   variant: null,
   game: null,
+  you: [], // the seats this page holds in the game shown
   viewing: null, // ply shown while looking at an earlier position, else null
-  engineAsked: null, // "game id:ply" at which the engine was last asked to move
-  polling: false,
+  pending: false, // a move of ours is on its way to the server
+  unfollow: () => {},
   players: Promise.resolve(), // the queue of changes of players
 };
 
-const board = new BoardView($("board"), { onMove: playMove, choose });
+const board = new BoardView($("board"), {
+  onMove: (move) => sendMove(move.uci, move),
+  choose: (title, moves, anchor) => choose(title, moves.map((m) => ({
+    id: m.uci, value: m, svg: pieceSvg(app.variant, m.new), label: pieceName(app.variant, m.new).replace(/^\w+ /, ""),
+  })), anchor),
+  onSelect: () => { $("transform").disabled = !board.canTransform(); },
+});
+const clocks = new Clocks($("clocks"));
 
-function setStatus(text, over = false) {
-  $("status").textContent = text;
-  $("status").classList.toggle("over", over);
+// -- messages ----------------------------------------------------------------------------------------
+function notice(text) {
+  $("notice").textContent = text;
 }
 
-function showError(error, box) {
-  const message = error instanceof ApiError ? error.message : String(error);
-  if (box) box.textContent = message;
-  else setStatus(message);
+function refusal(what, error) {
+  if (error instanceof ApiError && error.lost) return `Connection lost: ${what} did not reach the server. ${error.message}.`;
+  return `${what} refused: ${error.message}`;
 }
 
-// -- the chooser (promotion, Polymorph transformation) ------------------------------------------
-function choose(title, options) {
-  return new Promise((resolve) => {
-    const box = $("chooser");
-    $("chooser-title").textContent = title;
-    const names = new Map(app.variant.types.map((t) => [t.letter, t.name]));
-    $("chooser-options").innerHTML = options.map((m, i) => `
-      <button type="button" data-index="${i}" data-uci="${m.uci}" title="${m.uci}">
-        <span class="img">${pieceSvg(app.variant, m.new)}</span>${names.get(m.new.toUpperCase()) || m.new}
-      </button>`).join("");
-    const finish = (value) => {
-      box.hidden = true;
-      $("chooser-options").onclick = null;
-      $("chooser-cancel").onclick = null;
-      resolve(value);
-    };
-    $("chooser-options").onclick = (e) => {
-      const button = e.target.closest("button");
-      if (button) finish(options[Number(button.dataset.index)]);
-    };
-    $("chooser-cancel").onclick = () => finish(null);
-    box.hidden = false;
-  });
-}
-
-// -- variants ---------------------------------------------------------------------------------------
+// -- variants ----------------------------------------------------------------------------------------
 async function variantView(key) {
   if (!app.variants.has(key)) app.variants.set(key, await api.variant(key));
   return app.variants.get(key);
 }
 
-function addVariantOption(key, label) {
+function addVariantOption(key, title) {
+  app.titles.set(key, title);
   const select = $("variant");
-  if (![...select.options].some((o) => o.value === key)) select.add(new Option(label, key));
-  select.value = key;
+  const option = [...select.options].find((o) => o.value === key);
+  if (option) option.textContent = title;
+  else select.add(new Option(title, key));
+}
+
+function fillSetups(variant) {
+  $("setup-label").hidden = variant.setups.length < 2;
+  $("setup").innerHTML = variant.setups.map((s) => `<option value="${s}">${s}</option>`).join("");
 }
 
 function showVariant(variant) {
   app.variant = variant;
   board.setVariant(variant);
-  $("variant-name").textContent = variant.name;
-  addVariantOption(variant.key, variant.key.startsWith("custom-") ? `${variant.name} (pasted)` : variant.name);
-  const setups = variant.setups;
-  $("setup-label").hidden = setups.length < 2;
-  $("setup").innerHTML = setups.map((s) => `<option value="${s}">${s}</option>`).join("");
+  addVariantOption(variant.key, variant.title || variant.name);
+  $("variant").value = variant.key;
+  $("variant-name").textContent = variant.title || variant.name;
+  $("variant-about").textContent = [variant.author ? `by ${variant.author}` : "", variant.description || ""]
+    .filter(Boolean).join(" · ");
+  fillSetups(variant);
   renderLegend($("legend"), $("rules"), variant);
 }
 
-// -- the game ----------------------------------------------------------------------------------------
-function save(game) {
-  const record = {
-    id: game.id, variant: game.variant, setup: game.setup, fen: game.start_fen,
-    moves: game.history.map((h) => h.uci), white: game.players.white, black: game.players.black, level: game.level,
-  };
-  if (game.variant.startsWith("custom-")) record.definition = app.variant.definition;
-  localStorage.setItem(STORAGE, JSON.stringify(record));
+// -- the game shown ----------------------------------------------------------------------------------
+function myTurn(game) {
+  return game.status === "playing" && !game.thinking && app.you.includes(game.turn)
+    && game.players[game.turn] === "human";
 }
 
-// Show a game state.  A state of another game than the current one, or older than the one shown,
-// is a late answer and is dropped, unless ``switching`` says that this game replaces the current one.
-async function setGame(game, switching = false) {
-  if (!switching && app.game && (app.game.id !== game.id || game.version < app.game.version)) return;
+function soundFor(old, game) {
+  if (!old || old.id !== game.id) return;
+  if (game.status !== old.status && game.outcome) beep("end");
+  else if (game.ply > old.ply) {
+    const last = game.history[game.history.length - 1];
+    beep(game.check.length ? "check" : last && /x/.test(last.san) ? "capture" : "move");
+  }
+}
+
+// Show a game state; `you`: the seats it says we hold (states from the event stream say none).
+// A state older than the one shown, or of another game, is dropped unless `switching`.
+async function setGame(game, { switching = false, you = null } = {}) {
+  const old = app.game;
+  if (!switching && old && (old.id !== game.id || game.version < old.version)) return;
   if (!app.variant || app.variant.key !== game.variant) showVariant(await variantView(game.variant));
-  const fresh = !app.game || app.game.id !== game.id;
+  if (you) app.you = you;
   app.game = game;
-  if (fresh) { // the controls show the new game's choices; later they are the user's
+  if (!old || old.id !== game.id) { // the controls show the new game's choices; later they are the user's
     app.viewing = null;
     $("setup").value = game.setup;
     $("white").value = game.players.white;
     $("black").value = game.players.black;
     $("level").value = String(game.level);
+    clearLinks(game.id);
+    if (board.flipped !== (app.you.length === 1 ? app.you[0] === "black"
+      : game.players.white === "engine" && game.players.black === "human")) board.flip();
   }
-  save(game);
+  soundFor(old, game);
+  rememberGame(game.id);
+  showAddress(game.id);
   draw();
-  maybeEngine();
 }
 
-function humanToMove(game) {
-  return !game.outcome && !game.thinking && game.players[game.turn] === "human";
+function statusText(game) {
+  const side = game.turn === "white" ? "White" : "Black";
+  if (game.outcome) return `Game over: ${game.outcome.text}`;
+  if (game.status === "aborted") return "Game aborted";
+  if (game.status === "open") return "Waiting for an opponent to accept the game in the lobby";
+  if (game.thinking) return `${side} to move: the engine is thinking`;
+  const check = game.check.length ? ": check!" : "";
+  if (app.you.includes(game.turn) && game.players[game.turn] === "human") {
+    return `${side} to move${check}${app.you.length === 1 ? " (you)" : ""}`;
+  }
+  return `${side} to move${check}${game.players[game.turn] === "human" ? " (your opponent)" : ""}`;
 }
 
 function draw() {
   const game = app.game;
   if (app.viewing === null) {
-    board.render(game, game.legal, humanToMove(game));
+    board.render(game, game.legal, myTurn(game) && !app.pending);
     $("viewing").hidden = true;
     $("board").classList.remove("viewing");
   }
   drawMoves();
-  $("stop").disabled = !game.thinking;
-  const engine = game.engine || {};
-  if (game.thinking) {
-    const parts = ["thinking…"];
-    if (engine.depth) parts.push(`depth ${engine.depth}`);
-    if (engine.mate) parts.push(`mate in ${engine.mate}`);
-    else if (engine.score !== undefined) parts.push(`score ${(engine.score / 100).toFixed(2)}`);
-    if (engine.pv) parts.push(engine.pv);
-    $("engine-line").textContent = "Engine " + parts.join(" · ");
-  } else if (engine.error) {
-    $("engine-line").textContent = engine.error;
-  } else if (engine.move) {
-    const score = engine.mate ? `mate in ${engine.mate}` : `score ${(engine.score / 100).toFixed(2)}`;
-    $("engine-line").textContent = `Engine played ${engine.move} (depth ${engine.depth}, ${score}, ${engine.seconds} s)`;
-  } else {
-    $("engine-line").textContent = "";
+  drawEngine(game.engine);
+  drawOnline(game, app.you);
+  clocks.set(game.clock);
+  const local = game.mode === "local";
+  const owner = local && app.you.length > 0;
+  for (const id of ["white", "black", "level"]) $(id).disabled = Boolean(app.game) && !owner;
+  $("stop").disabled = !game.thinking || !app.you.length;
+  $("undo").disabled = !app.you.length || game.status !== "playing" || !game.history.length;
+  $("undo").textContent = local ? "Take back" : "Ask to take back";
+  $("move-input").disabled = !myTurn(game);
+  $("transform").disabled = !board.canTransform();
+  $("status").textContent = statusText(game);
+  $("status").classList.toggle("over", Boolean(game.outcome) || game.status === "aborted");
+}
+
+function drawEngine(info) {
+  const game = app.game;
+  let side = game.turn;
+  let ply = game.ply;
+  if (!game.thinking && info && info.move) { // the engine's move is the last one it played
+    const index = game.history.map((h) => h.uci).lastIndexOf(info.move);
+    if (index < 0) info = null;
+    else {
+      side = (game.ply - index) % 2 === 0 ? game.turn : OTHER[game.turn];
+      ply = index;
+    }
   }
-  const side = game.turn === "white" ? "White" : "Black";
-  if (game.outcome) setStatus(`Game over: ${game.outcome.text}`, true);
-  else if (game.thinking) setStatus(`${side} to move: the engine is thinking`);
-  else setStatus(`${side} to move${game.check.length ? ": check!" : ""}`);
+  $("engine-line").textContent = engineLine(info, side, plyBase(game) + ply, game.thinking);
 }
 
 function drawMoves() {
-  const game = app.game;
   const notation = document.querySelector('input[name="notation"]:checked').value;
-  const current = app.viewing === null ? game.history.length : app.viewing;
-  // a game set up with Black to move starts its list with "1. …, black's move"
-  const fields = (game.start_fen || "").split(" ");
-  const offset = fields[1] === "b" ? 1 : 0;
-  $("moves").start = Number(fields[5]) || 1;
-  const rows = [];
-  game.history.forEach((h, j) => {
-    const row = Math.floor((j + offset) / 2);
-    if (!rows[row]) rows[row] = j === 0 && offset ? ['<span class="mv-gap">…</span>'] : [];
-    const cls = j + 1 === current ? "mv current" : "mv";
-    rows[row].push(`<span class="${cls}" data-ply="${j + 1}" title="${h.uci}">${h[notation]}</span>`);
-  });
-  $("moves").innerHTML = rows.map((cells) => `<li>${cells.join("")}</li>`).join("");
-  const currentCell = $("moves").querySelector(".current");
-  if (currentCell && app.viewing === null) currentCell.scrollIntoView({ block: "nearest" });
+  const current = app.viewing === null ? app.game.history.length : app.viewing;
+  renderMoves($("moves"), app.game, notation, current);
+  const cell = $("moves").querySelector(".current");
+  if (cell && app.viewing === null) cell.scrollIntoView({ block: "nearest" });
 }
 
 async function viewPly(ply) {
@@ -178,109 +192,138 @@ async function viewPly(ply) {
   drawMoves();
 }
 
-async function playMove(uci) {
+// Open a game: its state with our seats, then its live updates.
+async function openGame(state, token, created = null) {
+  app.unfollow();
+  keepToken(state.id, token);
+  useToken(token);
+  await setGame(state, { switching: true, you: created ? created.seat.sides : state.you || [] });
+  if (created && state.mode !== "local") showLinks(created);
+  notice("");
+  app.unfollow = follow(state.id, state.ply, {
+    onState: (s) => setGame(s).catch((e) => notice(String(e))),
+    onEngine: (info) => { if (app.game && app.game.thinking) drawEngine(info); },
+    onLink: (ok, text) => {
+      $("connection").textContent = text;
+      if (ok) refresh(); // catch up with what happened while the connection was lost
+    },
+  });
+}
+
+async function refresh() {
+  if (!app.game) return;
   try {
-    await setGame(await api.move(app.game.id, uci));
+    await setGame(await api.game(app.game.id), { you: null });
   } catch (e) {
-    showError(e);
-    draw();
+    if (e.lost) $("connection").textContent = "Connection lost: the server does not answer; retrying…";
   }
 }
 
-// -- the engine ----------------------------------------------------------------------------------------
-async function maybeEngine() {
+async function openById(id, token) {
+  useToken(token);
+  let state = await api.game(id);
+  if (token && state.you.some((side) => state.seats[side] === "free")) { // an invite: take the seat
+    state = await api.join(id, $("name").value || null);
+  }
+  await openGame(state, token);
+}
+
+// -- playing ---------------------------------------------------------------------------------------------
+// Send a move (coordinate text or SAN, or a legal move picked on the board, shown at once).
+async function sendMove(text, move = null) {
   const game = app.game;
-  if (game.thinking) {
-    poll();
+  if (move) board.showPending(move);
+  app.pending = true;
+  try {
+    const state = await api.move(game.id, text, game.ply);
+    app.pending = false;
+    notice("");
+    await setGame(state, { you: state.you });
+  } catch (e) {
+    app.pending = false;
+    notice(refusal(`Move ${text}`, e));
+    draw(); // the position as the server last told it
+    if (!e.lost) refresh();
+  }
+}
+
+async function act(what, call) {
+  try {
+    const state = await call();
+    notice("");
+    await setGame(state, { you: state.you });
+  } catch (e) {
+    notice(refusal(what, e));
+  }
+}
+
+function takeBack() {
+  const game = app.game;
+  if (game.mode !== "local") {
+    act("Takeback request", () => api.offer(game.id, "takeback", "offer", null));
     return;
   }
-  const asked = `${game.id}:${game.history.length}`;
-  if (game.outcome || game.players[game.turn] !== "engine" || app.engineAsked === asked) return;
-  if (game.engine && game.engine.error) return;
-  app.engineAsked = asked;
-  try {
-    await setGame(await api.engine(game.id, game.level));
-  } catch (e) {
-    showError(e);
-  }
-}
-
-async function poll() {
-  if (app.polling) return;
-  app.polling = true;
-  await new Promise((resolve) => setTimeout(resolve, ENGINE_POLL_MS));
-  app.polling = false;
-  try {
-    await setGame(await api.game(app.game.id));
-  } catch (e) {
-    showError(e);
-  }
-}
-
-// -- controls ------------------------------------------------------------------------------------------
-async function newGame(spec) {
-  const game = await api.newGame({
-    white: $("white").value, black: $("black").value, level: Number($("level").value), ...spec,
-  });
-  if (board.flipped !== (game.players.white === "engine" && game.players.black === "human")) board.flip();
-  await setGame(game, true);
-}
-
-function currentVariantSpec() {
-  const key = $("variant").value;
-  return key.startsWith("custom-") ? { definition: app.variants.get(key).definition } : { variant: key };
-}
-
-async function takeBack() {
-  const game = app.game;
   const n = game.history.length;
-  if (!n) return;
-  const other = { white: "black", black: "white" };
-  const sideAfter = (k) => (k % 2 === 0 ? game.turn : other[game.turn]);
-  let plies = 1;
+  const sideAfter = (k) => (k % 2 === 0 ? game.turn : OTHER[game.turn]);
+  let plies = 1; // back to the last position where a person was to move
   const bothEngines = game.players.white === "engine" && game.players.black === "engine";
   while (!bothEngines && plies < n && game.players[sideAfter(plies)] === "engine") plies++;
-  try {
-    await setGame(await api.undo(game.id, plies));
-  } catch (e) {
-    showError(e);
-  }
+  act("Take back", () => api.undo(game.id, plies));
 }
 
-// Changes of players are sent one after the other, each with the choices as they are then,
-// so that quick changes reach the server in order.
+// Changes of players are sent one after the other, each with the choices as they are then.
 function changePlayers() {
-  app.players = app.players.then(async () => {
-    try {
-      app.engineAsked = null; // the engine may now have to move here
-      await setGame(await api.setPlayers(app.game.id, {
-        white: $("white").value, black: $("black").value, level: Number($("level").value),
-      }));
-    } catch (e) {
-      showError(e);
-    }
+  app.players = app.players.then(() => act("Change of players", () => api.setPlayers(app.game.id, {
+    white: $("white").value, black: $("black").value, level: Number($("level").value),
+  })));
+}
+
+// -- new games -----------------------------------------------------------------------------------------
+function variantSpec() {
+  const key = $("variant").value;
+  const view = app.variants.get(key);
+  return view && !view.builtin && view.definition ? { definition: view.definition } : { variant: key };
+}
+
+async function newGame(spec) {
+  const created = await api.newGame({
+    mode: "local", white: $("white").value, black: $("black").value, level: Number($("level").value),
+    name: $("name").value || null, ...spec,
+  });
+  await openGame(created, created.seat.token, created);
+}
+
+function startNew(extra = {}) {
+  return newGame({ ...variantSpec(), setup: $("setup").value || null, ...extra }).catch((e) => notice(refusal("New game", e)));
+}
+
+function startOnline(mode) {
+  return startNew({
+    mode, side: $("online-side").value, white: null, black: null,
+    time_control: $("time-control").value || null,
   });
 }
 
+// -- records and definitions ---------------------------------------------------------------------------
 async function exportRecord(format) {
   $("record-error").textContent = "";
   try {
     $("record-text").value = await api.record(app.game.id, format);
   } catch (e) {
-    showError(e, $("record-error"));
+    $("record-error").textContent = refusal("Export", e);
   }
 }
 
 async function importRecord() {
   $("record-error").textContent = "";
   try {
-    const game = await api.importRecord({
-      text: $("record-text").value, ...currentVariantSpec(), setup: $("setup").value || null,
+    const created = await api.importRecord({
+      text: $("record-text").value, ...variantSpec(), setup: $("setup").value || null,
       white: "human", black: "human", level: Number($("level").value),
     });
-    await setGame(game, true);
+    await openGame(created, created.seat.token, created);
   } catch (e) {
-    showError(e, $("record-error"));
+    $("record-error").textContent = e.message;
   }
 }
 
@@ -290,44 +333,60 @@ async function loadDefinition() {
   try {
     const variant = await api.define(text);
     app.variants.set(variant.key, variant);
-    await newGame({ definition: text });
+    addVariantOption(variant.key, `${variant.title} (pasted)`);
+    await newGame({ variant: variant.key });
     if (variant.warnings.length) $("definition-error").textContent = "Note: " + variant.warnings.join("; ");
   } catch (e) {
-    showError(e, $("definition-error"));
+    $("definition-error").textContent = e.message;
   }
 }
 
+// -- wiring ----------------------------------------------------------------------------------------------
+function stepKeys(e) { // the arrow keys step through the game (outside the board and text boxes)
+  if (!app.game || e.target.closest("textarea, select, input, #board, #chooser")) return;
+  if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
+  const last = app.game.history.length;
+  const current = app.viewing === null ? last : app.viewing;
+  const ply = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last }[e.key];
+  const target = Math.max(0, Math.min(last, ply));
+  if (target !== current) viewPly(target).catch((err) => notice(refusal("Showing the position", err)));
+}
+
 function wire() {
-  $("new").onclick = () => newGame({ ...currentVariantSpec(), setup: $("setup").value || null }).catch((e) => showError(e));
+  $("new").onclick = () => startNew();
   $("variant").onchange = async () => {
-    const key = $("variant").value;
-    const variant = await variantView(key);
-    $("setup-label").hidden = variant.setups.length < 2;
-    $("setup").innerHTML = variant.setups.map((s) => `<option value="${s}">${s}</option>`).join("");
-    newGame({ ...currentVariantSpec() }).catch((e) => showError(e));
+    fillSetups(await variantView($("variant").value));
+    startNew();
   };
+  $("setup").onchange = () => startNew();
   $("undo").onclick = takeBack;
   $("flip").onclick = () => board.flip();
-  $("stop").onclick = async () => {
-    try {
-      await setGame(await api.stop(app.game.id));
-    } catch (e) {
-      showError(e);
-    }
+  $("transform").onclick = () => board.selected && board.attempt(board.selected, board.selected);
+  $("sound").onclick = () => {
+    setSound(!soundOn());
+    $("sound").setAttribute("aria-pressed", String(soundOn()));
   };
+  $("sound").setAttribute("aria-pressed", String(soundOn()));
+  $("stop").onclick = () => act("Stop", () => api.stop(app.game.id));
   for (const id of ["white", "black", "level"]) $(id).onchange = changePlayers;
+  $("name").value = localStorage.getItem(NAME) || "";
+  $("name").onchange = () => localStorage.setItem(NAME, $("name").value);
+  $("invite").onclick = () => startOnline("invite");
+  $("seek").onclick = () => startOnline("open");
+  wireOnline(act, api, () => app.game);
+  $("move-form").onsubmit = (e) => {
+    e.preventDefault();
+    const text = $("move-input").value.trim();
+    if (!text || !app.game) return;
+    $("move-input").value = "";
+    sendMove(text);
+  };
   $("moves").onclick = (e) => {
     const cell = e.target.closest(".mv");
-    if (cell) viewPly(Number(cell.dataset.ply)).catch((err) => showError(err));
+    if (cell) viewPly(Number(cell.dataset.ply)).catch((err) => notice(refusal("Showing the position", err)));
   };
   $("back-to-game").onclick = () => viewPly(app.game.history.length);
-  window.addEventListener("keydown", (e) => { // arrow keys step through the game
-    if (!app.game || e.target.closest("textarea, select, input") || !["ArrowLeft", "ArrowRight"].includes(e.key)) return;
-    const last = app.game.history.length;
-    const current = app.viewing === null ? last : app.viewing;
-    const ply = Math.max(0, Math.min(last, current + (e.key === "ArrowLeft" ? -1 : 1)));
-    if (ply !== current) viewPly(ply).catch((err) => showError(err));
-  });
+  window.addEventListener("keydown", stepKeys);
   for (const radio of document.querySelectorAll('input[name="notation"]')) radio.onchange = drawMoves;
   $("export-pgn").onclick = () => exportRecord("pgn");
   $("export-gc").onclick = () => exportRecord("gc");
@@ -336,23 +395,15 @@ function wire() {
 }
 
 async function restore() {
-  const saved = JSON.parse(localStorage.getItem(STORAGE) || "null");
-  if (saved) {
+  const address = fromAddress();
+  const id = address ? address.id : lastGame();
+  if (id) {
     try {
-      await setGame(await api.game(saved.id), true);
+      await openById(id, (address && address.token) || tokenOf(id));
       return;
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 404)) throw e;
-    }
-    try { // the server was restarted: rebuild the game from the saved record
-      const spec = saved.definition ? { definition: saved.definition } : { variant: saved.variant };
-      await setGame(await api.newGame({
-        ...spec, setup: saved.setup, fen: saved.fen, moves: saved.moves,
-        white: saved.white, black: saved.black, level: saved.level,
-      }), true);
-      return;
-    } catch (e) {
-      localStorage.removeItem(STORAGE);
+      notice(`Game ${id} was not found; a new game starts.`);
     }
   }
   await newGame({ variant: "chess" });
@@ -362,10 +413,10 @@ async function start() {
   $("level").innerHTML = (await api.levels())
     .map((l) => `<option value="${l.level}">${l.level} (${l.text})</option>`).join("");
   $("level").value = "3";
-  for (const v of await api.variants()) addVariantOption(v.key, v.key);
+  for (const v of await api.variants()) addVariantOption(v.key, v.builtin ? v.title : `${v.title} (pasted)`);
   wire();
   await restore();
   document.body.dataset.ready = "1";
 }
 
-start().catch((e) => showError(e));
+start().catch((e) => notice(e instanceof ApiError ? refusal("Loading the game", e) : String(e)));

@@ -1,0 +1,25 @@
+// The move list: numbered moves in SAN or Game Courier notation, each a button that shows the
+// position after it.
+
+// The ply count before the game's first move, from its start position text (0: White's first move).
+export function plyBase(game) {
+  const fields = (game.start_fen || "").split(" ");
+  const number = Number(fields[5]) || 1;
+  return (number - 1) * 2 + (fields[1] === "b" ? 1 : 0);
+}
+
+// current: the ply shown (game.history.length when at the end).
+export function renderMoves(list, game, notation, current) {
+  const base = plyBase(game);
+  list.start = Math.floor(base / 2) + 1;
+  const rows = [];
+  game.history.forEach((h, j) => {
+    const row = Math.floor((j + (base % 2)) / 2);
+    if (!rows[row]) rows[row] = j === 0 && base % 2 ? ['<span class="mv-gap">…</span>'] : [];
+    const cls = j + 1 === current ? "mv current" : "mv";
+    const side = (base + j) % 2 === 0 ? "White" : "Black";
+    rows[row].push(`<button type="button" class="${cls}" data-ply="${j + 1}" title="${h.uci}"
+      aria-label="${side}: ${h[notation]}"${j + 1 === current ? ' aria-current="true"' : ""}>${h[notation]}</button>`);
+  });
+  list.innerHTML = rows.map((cells) => `<li>${cells.join("")}</li>`).join("");
+}

@@ -1,0 +1,83 @@
+// The online part of the page: the links a new game hands out, who plays, the offers (draw,
+// takeback) and the buttons a seat holder has (resign, offer a draw, ask for a takeback, abort).
+
+import { absolute } from "./seats.js";
+
+const $ = (id) => document.getElementById(id);
+const OTHER = { white: "black", black: "white" };
+
+function linkRow(label, link, id) {
+  return `<div class="link-row"><label for="${id}">${label}</label>
+    <input id="${id}" readonly value="${absolute(link)}">
+    <button type="button" class="copy" data-copy="${id}">Copy</button></div>`;
+}
+
+// The links of a game just created (or accepted): kept on screen until another game is shown.
+export function showLinks(created) {
+  const parts = [];
+  if (created.seat) parts.push(linkRow("Your seat link (keep it to come back; do not share)", created.seat.link, "seat-link"));
+  if (created.invite) parts.push(linkRow("Invite link (send it to your opponent)", created.invite.link, "invite-link"));
+  if (created.watch) parts.push(linkRow("Public link (to watch)", created.watch, "watch-link"));
+  $("links").innerHTML = parts.join("");
+  $("links").dataset.game = created.id;
+}
+
+export function clearLinks(id) {
+  if ($("links").dataset.game !== id) $("links").innerHTML = "";
+}
+
+function playerText(game, side) {
+  if (game.players[side] === "engine") return `engine (level ${game.level})`;
+  const name = game.names[side] || (game.seats[side] === "free" ? "waiting for a player" : "anonymous");
+  return name;
+}
+
+// The players line, the offers and the seat holder's buttons for a game state.
+export function drawOnline(game, you) {
+  const online = game.mode !== "local";
+  const live = game.status === "playing" || game.status === "open";
+  const mine = you.length > 0;
+  $("players").textContent = `White: ${playerText(game, "white")} · Black: ${playerText(game, "black")}`
+    + (mine ? ` · you play ${you.length === 2 ? "both sides" : you[0]}` : " · you are watching");
+  $("resign").disabled = !mine || game.status !== "playing";
+  $("offer-draw").disabled = !online || !mine || game.status !== "playing" || Boolean(game.offers.draw);
+  $("abort").disabled = !mine || !live || game.ply >= 2;
+  const offers = [];
+  for (const what of ["draw", "takeback"]) {
+    const by = game.offers[what];
+    if (!by) continue;
+    const answer = mine && you.includes(OTHER[by]);
+    const text = what === "draw" ? `${by} offers a draw` : `${by} asks to take back their last move`;
+    offers.push(`<div class="offer" data-offer="${what}">${text[0].toUpperCase()}${text.slice(1)}.`
+      + (answer ? ` <button type="button" data-answer="accept" data-what="${what}">Accept</button>`
+        + ` <button type="button" data-answer="decline" data-what="${what}">Decline</button>` : "")
+      + "</div>");
+  }
+  $("offers").innerHTML = offers.join("");
+}
+
+// Buttons: act(label, call) runs an API call for the shown game and shows its answer or refusal.
+export function wireOnline(act, api, gameOf) {
+  const id = () => gameOf().id;
+  $("resign").onclick = () => act("Resign", () => api.resign(id(), null));
+  $("offer-draw").onclick = () => act("Draw offer", () => api.offer(id(), "draw", "offer", null));
+  $("abort").onclick = () => act("Abort", () => api.abort(id()));
+  $("offers").onclick = (e) => {
+    const button = e.target.closest("button[data-answer]");
+    if (!button) return;
+    const { what, answer } = button.dataset;
+    act(`${answer} the ${what}`, () => api.offer(id(), what, answer, null));
+  };
+  $("links").onclick = async (e) => {
+    const button = e.target.closest("button.copy");
+    if (!button) return;
+    const input = $(button.dataset.copy);
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      button.textContent = "Copied";
+    } catch (err) {
+      document.execCommand("copy");
+    }
+  };
+}
