@@ -131,12 +131,16 @@ class Boards:
             board = board.copy()
         for text in ucis[len(known):]:
             board.push_uci(text)
+        self.remember(gid, board)
+        return board
+
+    def remember(self, gid: str, board: Board) -> None:
+        """Keep a copy of the board of a game (after a change that committed)."""
         with self._lock:
-            self._boards[gid] = (tuple(ucis), board.copy())
+            self._boards[gid] = (tuple(m.uci() for m in board.move_stack), board.copy())
             self._boards.move_to_end(gid)
             while len(self._boards) > self.size:
                 self._boards.popitem(last=False)
-        return board
 
 
 def parse_move(board: Board, text: str) -> Move:
@@ -206,6 +210,7 @@ class Store:
         if deadline is not None and deadline <= at:
             self.flag(gid)
             raise Conflict("the game is over: time ran out")
+        self.boards.remember(gid, game.board)
         self.changed(gid)
         return game
 
