@@ -7,113 +7,27 @@ variant's board go to build/web-screenshots/ (git-ignored).
 from __future__ import annotations
 
 import json
-import os
-import socket
-import threading
 import time
-from pathlib import Path
 
 import pytest
+from web_e2e_support import (  # noqa: F401 - fixtures
+    SHOTS, browser, click_move, game_id, live_server, new_game_via_api, page, pages, piece_on, server, sq,
+    wait_new_game, wait_plies,
+)
+from web_e2e_support import start as start_game
 
-pytest.importorskip("fastapi")
-playwright_api = pytest.importorskip("playwright.sync_api")
-uvicorn = pytest.importorskip("uvicorn")
-
-from morphchess.variants import builtin, names  # noqa: E402
-from morphchess.web import create_app  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parent.parent / "build" / "web-screenshots"
-TIMEOUT = 20_000  # ms for any one thing to appear
-
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-    pytest.skip(f"no {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def server():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the web server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server)
-    context.set_default_timeout(TIMEOUT)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto("/")
-    pg.wait_for_selector("body[data-ready='1']")
-    yield pg
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
-
-
-def sq(page, name: str):
-    return page.locator(f"#board .sq[data-square='{name}']")
-
-
-def piece_on(page, name: str) -> str | None:
-    img = sq(page, name).locator(".piece-img")
-    return img.get_attribute("data-piece") if img.count() else None
-
-
-def game_id(page) -> str | None:
-    return page.evaluate("(JSON.parse(localStorage.getItem('morphchess.game') || 'null') || {}).id || null")
+from morphchess.variants import builtin, names
 
 
 def start(page, variant: str, black: str = "human", level: int = 1, setup: str | None = None) -> None:
-    """A new game of ``variant`` through the page's controls (waits until it is shown)."""
-    page.select_option("#black", black)
-    page.select_option("#level", str(level))
-    old = game_id(page)
-    if page.input_value("#variant") != variant:
-        page.select_option("#variant", variant)  # starts a game at once
-    else:
-        page.click("#new")
-    page.wait_for_function("old => (JSON.parse(localStorage.getItem('morphchess.game')) || {}).id !== old", arg=old)
+    """A new game of ``variant`` (and ``setup``) through the page's controls."""
+    start_game(page, variant, black=black, level=level)
     if setup:
         old = game_id(page)
-        page.select_option("#setup", setup)
-        page.click("#new")
-        page.wait_for_function("old => JSON.parse(localStorage.getItem('morphchess.game')).id !== old", arg=old)
+        page.select_option("#setup", setup)  # starts that game at once
+        wait_new_game(page, old)
     v = builtin(variant)
     assert page.locator("#board .sq").count() == v.files * v.ranks
-    assert page.inner_text("#variant-name") == variant
-
-
-def wait_plies(page, n: int) -> None:
-    try:
-        page.wait_for_selector(f"#moves .mv[data-ply='{n}']")
-    except playwright_api.TimeoutError:
-        raise AssertionError(f"no move {n}: status {page.inner_text('#status')!r}, "
-                             f"engine {page.inner_text('#engine-line')!r}, "
-                             f"moves {page.inner_text('#moves')!r}") from None
 
 
 def test_pick_up_shows_targets_and_morph_preview_then_the_engine_replies(page):
@@ -131,7 +45,7 @@ def test_pick_up_shows_targets_and_morph_preview_then_the_engine_replies(page):
     assert piece_on(page, "f3") == "Z"
     assert page.locator("#moves .mv[data-ply='1']").inner_text() == "f3(Z)"
     assert page.locator("#status").inner_text().startswith("White to move")
-    assert page.locator("#engine-line").inner_text().startswith("Engine played")
+    assert page.locator("#engine-line").inner_text().startswith("Engine (Black) played 1… ")
 
 
 def test_captures_are_marked(page):
@@ -176,14 +90,7 @@ def test_polymorph_transformation_and_black_array(page):
 
 
 def test_promotion_chooser_and_reload_keeps_the_game(page):
-    game = page.evaluate("""async () => {
-        const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
-            body: JSON.stringify({variant: 'chess', fen: '4k3/P7/8/8/8/8/8/4K3 w - - 0 1', black: 'human'})});
-        return r.json();
-    }""")
-    page.evaluate("g => localStorage.setItem('morphchess.game', JSON.stringify({id: g.id}))", game)
-    page.reload()
-    page.wait_for_selector("body[data-ready='1']")
+    game = new_game_via_api(page, variant="chess", fen="4k3/P7/8/8/8/8/8/4K3 w - - 0 1", black="human")
     assert piece_on(page, "a7") == "P"
     sq(page, "a7").click()
     assert sq(page, "a8").locator(".preview.choice").get_attribute("data-new") == "QRBN"
@@ -193,22 +100,24 @@ def test_promotion_chooser_and_reload_keeps_the_game(page):
     wait_plies(page, 1)
     assert piece_on(page, "a8") == "N"
     assert page.locator("#moves li").count() == 1
-    page.reload()  # the game survives a reload
+    assert page.evaluate("location.pathname") == f"/game/{game['id']}"  # the public link, not the seat's
+    page.reload()  # the game and the seat survive a reload
     page.wait_for_selector("body[data-ready='1']")
     wait_plies(page, 1)
     assert piece_on(page, "a8") == "N"
     assert json.loads(page.evaluate("localStorage.getItem('morphchess.game')"))["id"] == game["id"]
+    sq(page, "e8").click()  # Black to move: the seat holds both sides of this local game
+    assert "target" in sq(page, "e7").get_attribute("class").split()
 
 
-def test_a_restarted_server_rebuilds_the_saved_game(page):
-    saved = {"id": "gone", "variant": "crossroads", "setup": "standard", "moves": ["f2f3", "d8d7"],
-             "white": "human", "black": "human", "level": 1}
-    page.evaluate("s => localStorage.setItem('morphchess.game', JSON.stringify(s))", saved)
-    page.reload()
+def test_the_last_game_comes_back_on_the_home_page(page):
+    start(page, "crossroads")
+    click_move(page, "f2", "f3", 1)
+    gid = game_id(page)
+    page.goto("/")
     page.wait_for_selector("body[data-ready='1']")
-    wait_plies(page, 2)
-    assert piece_on(page, "f3") == "Z" and piece_on(page, "d7") == "z"
-    assert game_id(page) != "gone"
+    wait_plies(page, 1)
+    assert game_id(page) == gid and piece_on(page, "f3") == "Z"
 
 
 def test_playing_black_against_the_engine(page):
@@ -223,20 +132,12 @@ def test_playing_black_against_the_engine(page):
 
 
 def test_a_game_set_up_with_black_to_move(page):
-    game = page.evaluate("""async () => {
-        const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
-            body: JSON.stringify({variant: 'chess', fen: '4k3/8/8/8/8/8/4P3/4K3 b - - 0 7', white: 'human',
-                                  black: 'human'})});
-        return r.json();
-    }""")
-    page.evaluate("g => localStorage.setItem('morphchess.game', JSON.stringify({id: g.id}))", game)
-    page.reload()
-    page.wait_for_selector("body[data-ready='1']")
+    new_game_via_api(page, variant="chess", fen="4k3/8/8/8/8/8/4P3/4K3 b - - 0 7", white="human", black="human")
     sq(page, "e8").click()
     sq(page, "d8").click()
     wait_plies(page, 1)
     assert page.locator("#moves").get_attribute("start") == "7"
-    assert page.locator("#moves li").first.locator("span").all_inner_texts() == ["…", "Kd8"]
+    assert page.locator("#moves li").first.locator("span, button").all_inner_texts() == ["…", "Kd8"]
 
 
 def test_take_back_flip_and_stepping_through_the_moves(page):
