@@ -18,7 +18,7 @@ def test_python_chess_plays_a_whole_game():
     """python-chess's UCI client against the engine (depth 2) until the game ends, a random player opposite."""
     rng = random.Random(3)
     board = chess.Board()
-    with chess.engine.SimpleEngine.popen_uci([*ENGINE, "uci"], timeout=30) as engine:
+    with chess.engine.SimpleEngine.popen_uci([*ENGINE, "uci"], timeout=120) as engine:
         assert engine.id["name"] == "morphchess"
         assert "chess" in engine.options["UCI_Variant"].var
         info = engine.analyse(board, chess.engine.Limit(depth=3))

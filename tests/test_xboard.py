@@ -20,7 +20,7 @@ from protocol_support import ENGINE, Session, engine_command
 def test_python_chess_plays_a_whole_game():
     rng = random.Random(4)
     board = chess.Board()
-    with chess.engine.SimpleEngine.popen_xboard([*ENGINE, "xboard"], timeout=30) as engine:
+    with chess.engine.SimpleEngine.popen_xboard([*ENGINE, "xboard"], timeout=120) as engine:
         assert engine.id["name"] == "morphchess"
         while not board.is_game_over() and board.ply() < 200:
             if board.turn == chess.BLACK:
@@ -85,6 +85,19 @@ def test_session():
     assert move_text(parse_move(board, move)) == move
     s.send("remove", "setboard 4k4/9/9/9/9/9/9/9/R3K4 w - - 0 1", "frobnicate", "ping 8")
     assert s.expect("Error (unknown command): frobnicate") and s.expect("pong 8")
+    s.close()
+
+
+def test_no_transformation_from_the_engine():
+    """XBoard refuses a move that stays on its square: in Polymorph the engine never plays one, but
+    takes the opponent's (from a driver other than XBoard)."""
+    s = Session(main)
+    s.send("protover 2", "new", "variant polymorph", "force", "usermove b1b1a", "usermove c8c8a", "sd 2")
+    for _ in range(4):
+        s.send("go")
+        move = s.expect("move ").split()[1]
+        assert move[:2] != move[2:4]
+        s.send("force", "usermove a7a6" if _ % 2 == 0 else "usermove a6a5")
     s.close()
 
 

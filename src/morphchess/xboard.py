@@ -345,6 +345,8 @@ class XboardEngine:
             limits["movetime_ms"] = move_budget_ms(self.clock)
         elif not self.depth:
             limits["movetime_ms"] = 1000
+        if self.variant.transforms:  # XBoard refuses a move that stays on its square: never play one
+            limits["moves"] = [m.raw for m in self.board.legal_moves if not m.is_transformation]
         return limits
 
     def _think(self) -> None:

@@ -88,10 +88,15 @@ class EvalTables:
     ``gainers[code][square]`` (some move from there gains at least :data:`QS_GAIN` by changing shape).
 
     ``phase`` is 1.0 with all pieces on the board and 0.0 in a bare endgame; it blends the royal
-    pieces' table from "stay home" to "come to the centre".
+    pieces' table from "stay home" to "come to the centre".  Everything else does not depend on
+    the phase and is computed once per variant (:func:`eval_tables` keeps it with the variant);
+    a table for another phase only recomputes the royal rows.
     """
 
-    def __init__(self, variant: Variant, phase: float = 1.0) -> None:
+    def __init__(self, variant: Variant, phase: float = 1.0, base: EvalTables | None = None) -> None:
+        if base is not None:
+            self._rephase(base, phase)
+            return
         t = variant.tables
         self.variant = variant
         n, size = t.ncodes, t.size
@@ -99,7 +104,7 @@ class EvalTables:
         for group in variant.transforms:  # a polymorph can take any of its forms: it is worth the best
             best = max(values[variant.type(i).letter] for i in group)
             values.update((variant.type(i).letter, best) for i in group)
-        square_mob = {ty.index: _square_mobility(variant, ty) for ty in variant.types}
+        self.square_mob = {ty.index: _square_mobility(variant, ty) for ty in variant.types}
         self.value = [0] * n
         self.order_value = [0] * n
         self.counts = [False] * n
@@ -116,26 +121,8 @@ class EvalTables:
         worth = self._lookahead(t, n, size)
         self.pst = [[0] * size for _ in range(n)]
         for c in range(n):
-            if not t.valid[c]:
-                continue
-            ty = variant.type(t.type_of[c])
-            colour = colour_of(c)
-            sign = -1 if colour == BLACK else 1
-            mob = square_mob[ty.index]
-            avg = sum(mob) / len(mob)
-            row = self.pst[c]
-            for sq in range(size):
-                # the per-square mobility is White's; mirror the rank for Black
-                r = sq // t.files
-                own_rank = r if colour != BLACK else t.ranks - 1 - r
-                centre = CENTRE * (mob[own_rank * t.files + sq % t.files] - avg)
-                if ty.royal:
-                    score = (1 - phase) * centre - phase * KING_SHELTER * own_rank
-                elif self.pawnlike[c]:
-                    score = worth[c][sq]
-                else:
-                    score = worth[c][sq] + centre
-                row[sq] = sign * round(score)
+            if t.valid[c]:
+                self.pst[c] = self._row(c, phase, worth[c])
         self.gainers = [[False] * size for _ in range(n)]
         for c in range(n):
             if t.valid[c] and not t.royal[c]:
@@ -144,6 +131,37 @@ class EvalTables:
                     here = self.pst[c][sq]
                     self.gainers[c][sq] = any(sign * (self.pst[x][to] - here) >= QS_GAIN
                                               for to, codes in _targets(t, c, sq) for x in codes)
+
+    def _rephase(self, base: EvalTables, phase: float) -> None:
+        """These tables are ``base``'s with the royal rows for ``phase`` (the other rows are shared)."""
+        self.__dict__.update(base.__dict__)
+        t = self.variant.tables
+        self.pst = [self._row(c, phase, None) if t.valid[c] and t.royal[c] else row
+                    for c, row in enumerate(base.pst)]
+
+    def _row(self, c: int, phase: float, worth: list[float] | None) -> list[int]:
+        """The signed piece-square row of code ``c``: its lookahead worth (``worth``) plus centralisation,
+        or for a royal piece the phase's blend of shelter and centralisation."""
+        t = self.variant.tables
+        ty = self.variant.type(t.type_of[c])
+        colour = colour_of(c)
+        sign = -1 if colour == BLACK else 1
+        mob = self.square_mob[ty.index]
+        avg = sum(mob) / len(mob)
+        row = []
+        for sq in range(t.size):
+            # the per-square mobility is White's; mirror the rank for Black
+            r = sq // t.files
+            own_rank = r if colour != BLACK else t.ranks - 1 - r
+            centre = CENTRE * (mob[own_rank * t.files + sq % t.files] - avg)
+            if ty.royal:
+                score = (1 - phase) * centre - phase * KING_SHELTER * own_rank
+            elif self.pawnlike[c]:
+                score = worth[sq] if worth else 0.0
+            else:
+                score = (worth[sq] if worth else 0.0) + centre
+            row.append(sign * round(score))
+        return row
 
     def _lookahead(self, t, n: int, size: int) -> list[list[float]]:
         """Value of each code on each square, counting what it can turn into on the squares it reaches."""
@@ -179,10 +197,13 @@ def _targets(t, c: int, sq: int) -> list[tuple[int, tuple]]:
 
 
 def eval_tables(variant: Variant, phase: float) -> EvalTables:
-    """The tables of a variant (built once per variant and phase, kept with the variant), the phase
-    rounded to tenths."""
+    """The tables of a variant for a phase rounded to tenths, kept with the variant: the full tables
+    are built once (phase 1.0), the other phases reuse them with their own royal rows."""
     phase = round(phase, 1)
-    return variant.derived(("eval tables", phase), lambda: EvalTables(variant, phase))
+    base = variant.derived(("eval tables", 1.0), lambda: EvalTables(variant, 1.0))
+    if phase == 1.0:
+        return base
+    return variant.derived(("eval tables", phase), lambda: EvalTables(variant, phase, base))
 
 
 def game_phase(variant: Variant, board: list[int]) -> float:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..errors import OptionError
 from ..move import Kind, Move
@@ -63,16 +63,18 @@ def level_limits(level: int) -> dict:
 
 
 def search(pos: Position, depth: int | None = None, movetime_ms: int | None = None, nodes: int | None = None,
-           stop: threading.Event | None = None,
-           on_info: Callable[[SearchResult], None] | None = None) -> SearchResult:
+           stop: threading.Event | None = None, on_info: Callable[[SearchResult], None] | None = None,
+           moves: Iterable[Move] | None = None) -> SearchResult:
     """Search ``pos`` and return the best move found.
 
     Limits: ``depth`` in plies, ``movetime_ms``, ``nodes``; any combination, the first reached ends
-    the search (no limit at all: depth 64, stop it with ``stop``).  ``stop`` is checked every few
-    hundred nodes; when set, the best move of the deepest search so far is returned.  ``on_info``
-    gets a :class:`SearchResult` after every completed depth.
+    the search (no limit at all: depth 64, stop it with ``stop``).  The time counts from the first
+    node: the variant's evaluation tables are built before (once per variant and process).
+    ``stop`` is checked every few hundred nodes; when set, the best move of the deepest search so
+    far is returned.  ``on_info`` gets a :class:`SearchResult` after every completed depth.
+    ``moves`` restricts the moves considered at the root (UCI's ``searchmoves``).
     """
-    return _Searcher(pos, depth, movetime_ms, nodes, stop, on_info).run()
+    return _Searcher(pos, depth, movetime_ms, nodes, stop, on_info, moves).run()
 
 
 class _Stop(Exception):
@@ -89,7 +91,7 @@ def mate_moves(score: int) -> int | None:
 
 
 class _Searcher:
-    def __init__(self, pos, depth, movetime_ms, nodes, stop, on_info) -> None:
+    def __init__(self, pos, depth, movetime_ms, nodes, stop, on_info, moves) -> None:
         for name, val in (("depth", depth), ("movetime_ms", movetime_ms), ("nodes", nodes)):
             if val is not None and val < 1:
                 raise OptionError(f"search {name} must be at least 1, not {val}")
@@ -98,9 +100,7 @@ class _Searcher:
         v = pos.variant
         self.variant = v
         self.max_depth = min(depth or 64, MAX_PLY - 10)
-        self.start = time.perf_counter()
-        self.deadline = self.start + movetime_ms / 1000 if movetime_ms else None
-        self.movetime = movetime_ms / 1000 if movetime_ms else None
+        self.root_moves = None if moves is None else set(moves)
         self.node_limit = nodes
         self.stop = stop
         self.on_info = on_info
@@ -133,6 +133,9 @@ class _Searcher:
         # hashes of the game so far (positions that can still repeat) and of the search path
         self.path = pos.history() + [pos.hash]
         self.extend_limit = 0  # check extensions only up to this ply (twice the iteration's depth)
+        self.start = time.perf_counter()  # the clock starts once the tables are ready
+        self.deadline = self.start + movetime_ms / 1000 if movetime_ms else None
+        self.movetime = movetime_ms / 1000 if movetime_ms else None
 
     # -- driver --------------------------------------------------------------
     def run(self) -> SearchResult:
@@ -146,7 +149,8 @@ class _Searcher:
             result.seconds = time.perf_counter() - self.start
             return result
         ev = self.et.evaluate(pos.board)
-        root = self._order(legal, None, 0)
+        allowed = [m for m in legal if self.root_moves is None or m in self.root_moves] or legal
+        root = self._order(allowed, None, 0)
         result.move = root[0]
         for depth in range(1, self.max_depth + 1):
             try:
@@ -165,7 +169,7 @@ class _Searcher:
             if self.on_info:
                 self.on_info(SearchResult(best, score, result.mate, list(result.pv), depth, self.nodes,
                                           result.seconds))
-            if len(legal) == 1 and self.deadline:
+            if len(root) == 1 and self.deadline:
                 break
             if result.mate is not None and 0 < 2 * result.mate - 1 <= depth:  # the shortest mate is found
                 break
@@ -304,46 +308,84 @@ class _Searcher:
             depth += 1
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, ev, 0)
-        h = pos.hash
-        entry = self.tt.get(h)
-        tt_move = None
         pv_node = beta - alpha > 1
-        if entry is not None:
-            tt_move = entry[3]
-            if entry[0] >= depth and not pv_node:
-                s = entry[2]
-                if s >= MATE_BOUND:
-                    s -= ply
-                elif s <= -MATE_BOUND:
-                    s += ply
-                flag = entry[1]
-                if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
-                    return s
-        us = pos.turn
-        static = ev if us == 0 else -ev
-        # null move: skip a turn; if that still holds beta the position is good enough
-        if (null_ok and not pv_node and not in_check and depth >= 3 and static >= beta
-                and self.heavy[us] >= 2 and pos.royals[us]):
-            r = 3 if depth >= 6 else 2
-            pos.make_null()
-            self.path.append(pos.hash)
-            try:
-                score = -self._node(depth - 1 - r, -beta, -beta + 1, ply + 1, ev, False)
-            finally:
-                self.path.pop()
-                pos.unmake()
-            if score >= beta:
-                return beta if score >= MATE_BOUND else score
+        cut, tt_move = self._probe(depth, alpha, beta, ply, pv_node)
+        if cut is not None:
+            return cut
+        static = ev if pos.turn == 0 else -ev
+        if null_ok and not pv_node and not in_check and depth >= 3 and static >= beta:
+            score = self._null_move(depth, beta, ply, ev)
+            if score is not None:
+                return score
         moves = pos.legal_moves()
         if not moves:
             if in_check:
                 return ply - MATE
             return self.stalemate_score + (ply if self.stalemate_score else 0)
-        moves = self._order(moves, tt_move, ply)
         futile = (depth == 1 and not in_check and not pv_node and static + FUTILITY_MARGIN <= alpha
                   and abs(alpha) < MATE_BOUND)
+        h = pos.hash
+        best, best_move = self._move_loop(self._order(moves, tt_move, ply), depth, alpha, beta, ply, ev,
+                                          in_check, futile)
+        self._store(h, depth, best, best_move, alpha, beta, ply)
+        return best
+
+    def _probe(self, depth: int, alpha: int, beta: int, ply: int, pv_node: bool) -> tuple[int | None, Move | None]:
+        """The transposition table: (a score that settles this node or None, the stored best move)."""
+        entry = self.tt.get(self.pos.hash)
+        if entry is None:
+            return None, None
+        if entry[0] >= depth and not pv_node:
+            s = entry[2]
+            if s >= MATE_BOUND:
+                s -= ply
+            elif s <= -MATE_BOUND:
+                s += ply
+            flag = entry[1]
+            if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
+                return s, entry[3]
+        return None, entry[3]
+
+    def _store(self, h: int, depth: int, best: int, best_move: Move | None, alpha: int, beta: int,
+               ply: int) -> None:
+        """Keep a node's result (mate scores relative to the node, the bound it is)."""
+        stored = best
+        if stored >= MATE_BOUND:
+            stored += ply
+        elif stored <= -MATE_BOUND:
+            stored -= ply
+        flag = LOWER if best >= beta else (EXACT if best > alpha else UPPER)
+        tt = self.tt
+        if len(tt) >= TT_LIMIT:
+            tt.clear()
+        tt[h] = (depth, flag, stored, best_move)
+
+    def _null_move(self, depth: int, beta: int, ply: int, ev: int) -> int | None:
+        """Skip a turn: if the side to move still holds beta, the position is good enough (a score
+        to return), else None.  Not without two pieces other than pawns: zugzwang matters there."""
+        pos = self.pos
+        us = pos.turn
+        if self.heavy[us] < 2 or not pos.royals[us]:
+            return None
+        r = 3 if depth >= 6 else 2
+        pos.make_null()
+        self.path.append(pos.hash)
+        try:
+            score = -self._node(depth - 1 - r, -beta, -beta + 1, ply + 1, ev, False)
+        finally:
+            self.path.pop()
+            pos.unmake()
+        if score >= beta:
+            return beta if score >= MATE_BOUND else score
+        return None
+
+    def _move_loop(self, moves: list, depth: int, alpha: int, beta: int, ply: int, ev: int, in_check: bool,
+                   futile: bool) -> tuple[int, Move | None]:
+        """Search the ordered moves (principal variation search, late-move reductions, futility);
+        return the best score and move; a quiet move that cuts off becomes a killer and gains history."""
+        pos = self.pos
+        pv_node = beta - alpha > 1
         best, best_move = -MATE - 1, None
-        orig_alpha = alpha
         b = pos.board
         type_of = self.t.type_of
         killers = self.killers[ply]
@@ -377,17 +419,7 @@ class _Searcher:
                             key = (b[m.origin], m.target)
                             self.history[key] = self.history.get(key, 0) + depth * depth
                         break
-        stored = best
-        if stored >= MATE_BOUND:
-            stored += ply
-        elif stored <= -MATE_BOUND:
-            stored -= ply
-        flag = LOWER if best >= beta else (EXACT if best > orig_alpha else UPPER)
-        tt = self.tt
-        if len(tt) >= TT_LIMIT:
-            tt.clear()
-        tt[h] = (depth, flag, stored, best_move)
-        return best
+        return best, best_move
 
     def _quiesce(self, alpha: int, beta: int, ply: int, ev: int, qply: int) -> int:
         self.nodes += 1
