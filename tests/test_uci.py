@@ -87,6 +87,16 @@ def test_errors_are_info_strings():
     s.close()
 
 
+def test_searchmoves():
+    s = Session(main)
+    s.send("position startpos", "go depth 3 searchmoves a2a3 h2h3")
+    assert s.expect("bestmove").split()[1] in ("a2a3", "h2h3")
+    s.send("go depth 1 searchmoves e2e5", "isready")
+    s.expect("readyok")
+    assert "searchmoves" in s.seen[-2]
+    s.close()
+
+
 def test_mate_score_and_no_move():
     s = Session(main)
     s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go depth 3")

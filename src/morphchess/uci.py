@@ -49,7 +49,10 @@ def parse_go(words: list[str]) -> dict:
                 raise ProtocolError(f"go: {word} needs a whole number, not {words[i + 1]!r}") from None
             i += 1
         elif word == "searchmoves":
-            break
+            args["searchmoves"] = []
+            while i + 1 < len(words) and words[i + 1] not in GO_NUMBERS + ("infinite", "ponder"):
+                i += 1
+                args["searchmoves"].append(words[i])
         else:
             raise ProtocolError(f"go: unknown argument {word!r}")
         i += 1
@@ -72,6 +75,14 @@ def search_limits(args: dict, white_to_move: bool) -> dict:
     if args.get("infinite") or args.get("ponder"):
         return {k: v for k, v in limits.items() if k != "movetime_ms"}
     return limits
+
+
+def root_moves(board: Board, texts: list[str]) -> list:
+    """The core moves named by ``go searchmoves``."""
+    try:
+        return [board.parse_uci(text).raw for text in texts]
+    except ValueError as e:
+        raise ProtocolError(f"go searchmoves: {e}") from None
 
 
 def info_line(result, board: Board) -> str:
@@ -191,7 +202,13 @@ class UciEngine:
         self.release.clear()
         if not (args.get("infinite") or args.get("ponder")):
             self.release.set()
-        self.thinker.start(self.board, search_limits(args, self.board.turn == 0), self._info, self._done)
+        self._start(args)
+
+    def _start(self, args: dict) -> None:
+        limits = search_limits(args, self.board.turn == 0)
+        if "searchmoves" in args:
+            limits["moves"] = root_moves(self.board, args["searchmoves"])
+        self.thinker.start(self.board, limits, self._info, self._done)
 
     def cmd_stop(self, _rest) -> None:
         self.release.set()
@@ -205,7 +222,7 @@ class UciEngine:
         self.cancel()
         self.go_args = args
         self.release.set()
-        self.thinker.start(self.board, search_limits(args, self.board.turn == 0), self._info, self._done)
+        self._start(args)
 
     # -- search callbacks (search thread) -----------------------------------------
     def _info(self, result, board: Board) -> None:
