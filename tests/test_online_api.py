@@ -11,10 +11,10 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 from fastapi.testclient import TestClient  # noqa: E402
-from online_support import start_postgres  # noqa: E402
 
 from morphchess.web import create_app  # noqa: E402
 from morphchess.web.db import games, now  # noqa: E402
+from online_support import start_postgres  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +97,7 @@ def test_a_stale_or_repeated_move_is_refused_and_changes_nothing(client):
     ann, bob, _ = invite(client)
     assert ann.move("e2e4", ply=0).status_code == 200
     before = ann.state()
-    assert code(ann.move("e2e4", ply=0)) == (403, "forbidden")  # Black is to move now
+    assert code(ann.move("e2e4", ply=0)) == (409, "stale_ply")  # a repeated submit
     assert code(bob.move("e7e5", ply=0)) == (409, "stale_ply")
     assert code(bob.move("e7e5", ply=2)) == (409, "stale_ply")
     assert ann.state()["version"] == before["version"] and ann.state()["ply"] == 1
@@ -113,7 +113,7 @@ def test_open_seek_is_accepted_once(client):
     assert seek["title"] == "Crossroads" and seek["time_control"] == "3d" and seek["names"]["black"] == "Cy"
     assert "token" not in str(lobby)
     cy = Seat(client, g["id"], g["seat"]["token"])
-    assert code(cy.move("d8d7")) == (403, "forbidden")
+    assert code(cy.move("d8d7")) == (409, "conflict")  # no opponent yet
     r = client.post(f"/api/games/{g['id']}/accept", json={"name": "Di"})
     assert r.status_code == 200 and r.json()["you"] == ["white"] and r.json()["status"] == "playing"
     di = Seat(client, g["id"], r.json()["seat"]["token"])

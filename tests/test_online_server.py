@@ -125,8 +125,8 @@ def test_acknowledged_moves_survive_sigkill(db_url):
         assert stored[:len(acknowledged)] == acknowledged and len(stored) <= len(acknowledged) + 1
         assert state["you"] == ["white"]
         if state["legal"]:  # the game goes on
-            assert server.call("POST", f"/api/games/{gid}/moves", {"move": state["legal"][0]["uci"],
-                                                                  "ply": state["ply"]}, tokens[state["ply"] % 2])[0] == 200
+            body = {"move": state["legal"][0]["uci"], "ply": state["ply"]}
+            assert server.call("POST", f"/api/games/{gid}/moves", body, tokens[state["ply"] % 2])[0] == 200
     finally:
         server.stop()
 

@@ -186,7 +186,7 @@ def accept(store: Store, gid: str, name: str | None) -> tuple[Game, str]:
 def join(store: Store, gid: str, token: str | None, name: str | None) -> Game:
     def act(conn: Connection, game: Game, at: datetime) -> None:
         sides = holder(game, token)
-        values = {f"{s}_joined": True for s in sides}
+        values: dict[str, object] = {f"{s}_joined": True for s in sides}
         if len(sides) == 1:
             values[f"{sides[0]}_name"] = name or None
         store.update(conn, game, at, **values)

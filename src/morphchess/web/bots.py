@@ -128,7 +128,7 @@ class Bots:
                 stop.set()  # cancelled (take back, new move) or asked to play now
             info = progress.get("info")
             if info is not shown or time.monotonic() - renewed > LEASE.total_seconds() / 4:
-                values = {"engine_lease": now() + LEASE}
+                values: dict[str, object] = {"engine_lease": now() + LEASE}
                 if info is not shown:
                     values.update(engine_info=json.dumps(info), engine_seq=games.c.engine_seq + 1)
                 with self.db.write() as conn:

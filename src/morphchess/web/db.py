@@ -14,9 +14,22 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
+from typing import overload
 
-from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
-                        create_engine, event, text)
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    text,
+)
 from sqlalchemy.engine import Connection, Engine
 
 __all__ = ["metadata", "definitions", "games", "moves", "Database", "default_url", "now"]
@@ -90,7 +103,11 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def aware(t: datetime | None) -> datetime | None:
+@overload
+def aware(t: datetime) -> datetime: ...
+@overload
+def aware(t: None) -> None: ...
+def aware(t):
     """A time read back from SQLite (which drops the zone) as UTC."""
     return t if t is None or t.tzinfo else t.replace(tzinfo=UTC)
 

@@ -13,7 +13,7 @@ import asyncio
 import json
 import threading
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from anyio import to_thread
 
@@ -84,7 +84,7 @@ async def stream(store: Store, bots: Bots, notifier: Notifier, gid: str, since: 
                 events.append(_event("state", game.ply, state_view(game, [], now())))
                 since, deadline = game.ply, game.deadline()
             elif mark[1] != shown[1] and mark[2]:
-                events = [_event("engine", since, json.loads(mark[2]))]
+                events = [_event("engine", since or 0, json.loads(mark[2]))]
             shown = mark
             if events:
                 yield "".join(events)
@@ -93,7 +93,5 @@ async def stream(store: Store, bots: Bots, notifier: Notifier, gid: str, since: 
                 yield ": ping\n\n"
                 last_write = loop.time()
             wait = POLL_S if deadline is None else min(POLL_S, max((deadline - now()).total_seconds(), 0.01))
-            try:
+            with suppress(TimeoutError):
                 await asyncio.wait_for(woken.wait(), wait)
-            except TimeoutError:
-                pass

@@ -40,7 +40,7 @@ class NewGameIn(BaseModel):
                              description="moves played first (coordinate text or SAN)")
     mode: Literal["local", "invite", "open"] = "local"
     side: Literal["white", "black", "random"] = Field("white", description="the creator's side (invite, open)")
-    white: Kind | None = Field(None, description="local games: human by default; invite, open: the creator's side is human")
+    white: Kind | None = Field(None, description="local games: human by default; invite, open: see black")
     black: Kind | None = Field(None, description="local games: engine by default; invite, open: human by default")
     level: int = Field(3, ge=1, le=8, description="engine strength, 1 (weak) to 8")
     time_control: str | None = Field(None, max_length=20, description='"5+3", "3d" or none')
@@ -246,7 +246,7 @@ def pgn_headers(game: Game) -> dict[str, str]:
     tc = game.tc
     if tc is not None:
         tags["TimeControl"] = (f"1/{tc.per_move_ms // 1000}" if tc.per_move_ms
-                               else f"{tc.base_ms // 1000}+{tc.increment_ms // 1000}")
+                               else f"{tc.start_ms // 1000}+{tc.increment_ms // 1000}")
     return tags
 
 

@@ -25,7 +25,7 @@ from ..variant import WHITE, Variant
 from . import clocks, seats
 from .catalog import Catalog
 from .db import Database, aware, games, moves, now
-from .errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited, StalePly
+from .errors import BadInput, Conflict, IllegalMove, NotFound, RateLimited
 
 __all__ = ["Game", "Store", "NewGame", "MODES", "KINDS"]
 
@@ -364,7 +364,7 @@ def _seats(spec: NewGame) -> tuple[dict[str, str], dict[str, list[str]]]:
     if any(k not in KINDS for k in kinds.values()):
         raise BadInput(f"players: use one of {', '.join(KINDS)}")
     if local:
-        return kinds, {seats.new_token(): [s for s in seats.SIDES]}
+        return kinds, {seats.new_token(): list(seats.SIDES)}
     side = secrets.choice(seats.SIDES) if spec.side == "random" else spec.side
     if side not in seats.SIDES:
         raise BadInput(f"side {spec.side[:20]!r}: use white, black or random")
