@@ -160,7 +160,9 @@ class Database:
         cfg = Config()
         cfg.set_main_option("script_location", str(resources.files(__package__).joinpath("migrations")))
         with self.engine.connect() as conn:
-            if not self.sqlite:  # several workers start at once: one migrates, the others wait
+            # several workers start at once: one migrates, the others wait (SQLite: BEGIN IMMEDIATE)
+            conn.execution_options(write=True)
+            if not self.sqlite:
                 conn.execute(text("SELECT pg_advisory_lock(7219)"))
             try:
                 cfg.attributes["connection"] = conn
