@@ -6,6 +6,7 @@ Playwright drives Debian's Chromium (``/usr/bin/chromium``) and never downloads 
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
@@ -102,10 +103,15 @@ class Pages:
         self.contexts: list = []
         self.errors: list[str] = []
 
-    def open(self, path: str = "/", wait_ready: bool = True, **context_options):
+    def open(self, path: str = "/", wait_ready: bool = True, storage: dict | None = None, **context_options):
+        """A page at ``path`` in a new context whose local storage starts with ``storage``."""
         options = {"viewport": {"width": 1280, "height": 900}, **context_options}
         context = self.browser.new_context(base_url=self.server, **options)
         context.set_default_timeout(TIMEOUT)
+        if storage:
+            context.add_init_script("for (const [k, v] of Object.entries(%s)) "
+                                    "if (localStorage.getItem(k) === null) localStorage.setItem(k, v);"
+                                    % json.dumps(storage))
         self.contexts.append(context)
         pg = context.new_page()
         pg.on("pageerror", lambda e: self.errors.append(str(e)))

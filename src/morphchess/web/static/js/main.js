@@ -120,8 +120,8 @@ async function setGame(game, { switching = false, you = null } = {}) {
 
 function statusText(game) {
   const side = game.turn === "white" ? "White" : "Black";
-  if (game.outcome) return `Game over: ${game.outcome.text}`;
   if (game.status === "aborted") return "Game aborted";
+  if (game.outcome) return `Game over: ${game.outcome.text}`;
   if (game.status === "open") return "Waiting for an opponent to accept the game in the lobby";
   if (game.thinking) return `${side} to move: the engine is thinking`;
   const check = game.check.length ? ": check!" : "";

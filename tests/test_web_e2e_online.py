@@ -1,0 +1,104 @@
+"""Online play through the page (issue 12): two people in two browser contexts, and a spectator."""
+
+from __future__ import annotations
+
+import re
+
+from web_e2e_support import (  # noqa: F401 - fixtures
+    browser, click_move, game_id, live_server, pages, piece_on, server, sq, wait_plies,
+)
+
+
+def invite(pages, time_control: str = ""):
+    """Ann invites, Bob opens the invite link, a spectator opens the public link: their three pages."""
+    ann = pages.open(storage={"morphchess.name": "Ann"})
+    ann.select_option("#time-control", time_control)
+    old = game_id(ann)
+    ann.click("#invite")
+    ann.wait_for_function("old => JSON.parse(localStorage.getItem('morphchess.game')).id !== old", arg=old)
+    ann.wait_for_selector("#invite-link")
+    invite_link, watch_link = ann.input_value("#invite-link"), ann.input_value("#watch-link")
+    assert re.search(r"/game/[\w-]+#seat=[\w-]{22,}$", invite_link), invite_link
+    assert "#" not in watch_link and ann.input_value("#seat-link") != invite_link
+    bob = pages.open(invite_link, storage={"morphchess.name": "Bob"})
+    assert bob.evaluate("location.hash") == ""  # the token left the address bar
+    ann.wait_for_function("() => document.getElementById('players').textContent.includes('Black: Bob')")
+    watcher = pages.open(watch_link)
+    return ann, bob, watcher
+
+
+def test_two_people_play_live_a_spectator_watches_one_resigns(pages):
+    ann, bob, watcher = invite(pages)
+    assert "White: Ann" in bob.inner_text("#players") and "you play black" in bob.inner_text("#players")
+    assert bob.locator("#board .sq").first.get_attribute("data-square") == "h1"  # Bob sees Black's side
+    polls = []
+    bob.on("request", lambda r: polls.append(r.url) if r.method == "GET" and r.url.endswith(game_id(bob)) else None)
+    click_move(ann, "e2", "e4", 1)
+    wait_plies(bob, 1)  # live, without a reload
+    wait_plies(watcher, 1)
+    assert piece_on(bob, "e4") == "P"
+    sq(ann, "d2").click()  # not Ann's turn: nothing to pick up
+    assert ann.locator("#board .sq.selected").count() == 0
+    click_move(bob, "e7", "e5", 2)
+    wait_plies(ann, 2)
+    assert not polls, polls  # the moves came by the event stream
+
+    # the spectator cannot move: nothing to pick up, no move box, and the server refuses a move
+    sq(watcher, "g1").click()
+    assert watcher.locator("#board .sq.selected").count() == 0
+    assert watcher.locator("#move-input").is_disabled() and watcher.locator("#resign").is_disabled()
+    assert "you are watching" in watcher.inner_text("#players")
+    status = watcher.evaluate("""async id => (await fetch(`/api/games/${id}/moves`, {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({move: 'g1f3', ply: 2})})).status""",
+                              game_id(watcher))
+    assert status == 403
+
+    bob.click("#resign")
+    for page in (ann, bob, watcher):
+        page.wait_for_function("() => document.getElementById('status').textContent.includes('resigned')")
+    assert ann.inner_text("#status") == "Game over: White wins: Black resigned (1-0)"
+    assert ann.locator("#resign").is_disabled()
+
+
+def test_draw_offer_and_takeback_request_are_answered_by_the_other_player(pages):
+    ann, bob, _ = invite(pages)
+    click_move(ann, "e2", "e4", 1)
+    wait_plies(bob, 1)
+    ann.click("#undo")  # in a game between two people: a request to the opponent
+    bob.wait_for_selector("#offers button[data-what='takeback'][data-answer='accept']")
+    assert ann.locator("#offers button").count() == 0  # Ann waits for the answer
+    bob.click("#offers button[data-what='takeback'][data-answer='accept']")
+    ann.wait_for_function("() => document.querySelectorAll('#moves .mv').length === 0")
+    assert piece_on(ann, "e2") == "P"
+    click_move(ann, "d2", "d4", 1)
+    wait_plies(bob, 1)
+    bob.click("#offer-draw")
+    ann.wait_for_selector("#offers button[data-what='draw'][data-answer='decline']")
+    ann.click("#offers button[data-what='draw'][data-answer='decline']")
+    bob.wait_for_function("() => document.getElementById('offers').textContent === ''")
+    bob.click("#offer-draw")
+    ann.click("#offers button[data-what='draw'][data-answer='accept']")
+    for page in (ann, bob):
+        page.wait_for_function("() => document.getElementById('status').textContent.includes('agreement')")
+
+
+def test_a_seek_accepted_in_the_lobby_and_an_abort(pages):
+    ann = pages.open(storage={"morphchess.name": "Ann"})
+    ann.select_option("#online-side", "black")
+    old = game_id(ann)
+    ann.click("#seek")
+    ann.wait_for_function("old => JSON.parse(localStorage.getItem('morphchess.game')).id !== old", arg=old)
+    ann.wait_for_function("() => document.getElementById('status').textContent.includes('Waiting')")
+    gid = game_id(ann)
+    bob = pages.open("/lobby", wait_ready=False)
+    bob.fill("#name", "Bob")
+    bob.click(f"button.accept[data-game='{gid}']")
+    bob.wait_for_url(re.compile(f"/game/{gid}$"))
+    bob.wait_for_selector("body[data-ready='1']")
+    assert "you play white" in bob.inner_text("#players")
+    ann.wait_for_function("() => document.getElementById('players').textContent.includes('White: Bob')")
+    click_move(bob, "e2", "e4", 1)
+    wait_plies(ann, 1)
+    ann.click("#abort")  # before the second move either player may abort
+    for page in (ann, bob):
+        page.wait_for_function("() => document.getElementById('status').textContent === 'Game aborted'")
