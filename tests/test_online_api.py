@@ -205,6 +205,8 @@ def test_loss_on_time_and_draw_against_a_bare_king(client):
     for seat, move in ((ann, "e2e4"), (bob, "e7e5"), (ann, "g1f3")):
         seat.move(move)
     _age_clock(client, ann.gid, 61)
+    finished = client.get("/api/lobby").json()["finished"]  # the lobby ends it too
+    assert any(s["id"] == ann.gid and s["termination"] == "time" for s in finished)
     g = watcher.state()
     assert g["status"] == "over" and g["outcome"]["termination"] == "time" and g["outcome"]["result"] == "1-0"
     assert g["clock"]["black_ms"] == 0 and code(bob.move("b8c6")) == (409, "conflict")

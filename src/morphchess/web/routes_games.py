@@ -286,6 +286,11 @@ def lobby(request: Request):
 
 
 def lobby_lists(store: Store) -> dict[str, list[dict]]:
+    at = now()
+    for row in store.lobby(("playing",)):  # games whose time ran out while nobody looked
+        deadline = store.get(row["id"]).deadline() if row["tc"] else None
+        if deadline is not None and deadline <= at:
+            store.flag(row["id"])
     lists = {"open": store.lobby(("open",)), "playing": store.lobby(("playing",)),
              "finished": store.lobby(("over",))}
     titles = store.catalog.titles({r["variant"] for rows in lists.values() for r in rows})
