@@ -279,3 +279,29 @@ def test_two_servers_on_one_database_see_each_others_moves(db_url):
         assert bob.move("e7e5", ply=1).status_code == 200
         assert code(ann.move("e7e5", ply=1)) in ((403, "forbidden"), (409, "stale_ply"))
         assert [h["uci"] for h in ann.state()["history"]] == ["e2e4", "e7e5"]
+
+
+@pytest.mark.parametrize("variant", ["chess", "crossroads", "morphomania", "snappy-chess", "morphing-chess",
+                                     "polymorph"])
+def test_every_variant_through_seat_links_with_records(tmp_path_factory, variant):
+    import random
+    with TestClient(create_app(f"sqlite:///{tmp_path_factory.mktemp('db')}/games.db", 100000)) as client:
+        _play_through_links(client, variant, random.Random(variant))
+
+
+def _play_through_links(client, variant: str, rng) -> None:
+    ann, bob, watcher = invite(client, variant=variant, setup="bishops" if variant == "polymorph" else None)
+    seats = {"white": ann, "black": bob}
+    state = watcher.state()
+    while state["status"] == "playing" and state["ply"] < 24:
+        r = seats[state["turn"]].move(rng.choice(state["legal"])["uci"], state["ply"])
+        assert r.status_code == 200, r.text
+        state = r.json()
+    if state["status"] == "playing":
+        state = seats[state["turn"]].call("POST", "resign", {}).json()
+    assert state["outcome"] is not None
+    for fmt in ("pgn", "gc"):
+        text = client.get(f"/api/games/{ann.gid}/record?format={fmt}").text
+        r = client.post("/api/import", json={"text": text, "variant": variant, "setup": state["setup"]})
+        assert r.status_code == 200, r.text
+        assert [h["uci"] for h in r.json()["history"]] == [h["uci"] for h in state["history"]]
