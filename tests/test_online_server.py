@@ -127,8 +127,11 @@ def test_acknowledged_moves_survive_sigkill(db_url):
         if state["legal"]:  # the game goes on
             body = {"move": state["legal"][0]["uci"], "ply": state["ply"]}
             assert server.call("POST", f"/api/games/{gid}/moves", body, tokens[state["ply"] % 2])[0] == 200
+        assert server.call("POST", f"/api/games/{gid}/resign", {}, tokens[0][::-1])[0] == 403
     finally:
         server.stop()
+    log = server.proc.stderr.read().decode()
+    assert not any(token in log for token in tokens)  # tokens are never logged
 
 
 def test_two_workers_on_postgresql_serve_one_game_live(pg_url):
