@@ -198,3 +198,13 @@ def test_malformed_definitions(text, words):
     assert "\n" not in message
     for w in words:
         assert w in message, (w, message)
+
+
+def test_a_loaded_variant_is_frozen():
+    """Changing a variant after loading would leave its compiled tables stale: it is refused."""
+    v = load(builtin("chess").text, name="frozen")
+    for change in (lambda: setattr(v, "files", 9), lambda: setattr(v.types[0], "royal", True),
+                   lambda: v.setups.__setitem__("x", {}), lambda: v.types.append(v.types[0])):
+        with pytest.raises((AttributeError, TypeError)):
+            change()
+    assert v.derived("answer", lambda: 42) == 42 and v.derived("answer", lambda: 0) == 42

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from . import san as _san
 from .move import Kind
 from .move import Move as CoreMove
-from .notation import MoveError, from_fen, is_choice, move_to_coord, parse_coord, to_fen
+from .notation import MoveError, coord_text, from_fen, mover_chose, parse_coord, to_fen
 from .position import Outcome, Position
 from .variant import WHITE, Variant
 from .variants import load_variant
@@ -33,30 +33,44 @@ class Move:
     the move (upper case = White): they differ after a promotion, a
     transformation or a forced morph.  ``captured`` is the letter of the
     captured piece or None.  ``raw`` is the core's :class:`morphchess.move.Move`;
-    two moves are equal when their raw moves are.
+    two moves are equal when their raw moves are.  Everything else is worked
+    out when first asked for, so that listing the legal moves stays cheap.
     """
 
-    __slots__ = ("raw", "piece", "new_piece", "captured", "is_choice", "text")
+    __slots__ = ("raw", "_variant", "_mover", "_captured")
 
-    def __init__(self, raw: CoreMove, piece: str, new_piece: str, captured: str | None, is_choice: bool,
-                 text: str) -> None:
-        self.raw, self.piece, self.new_piece, self.captured = raw, piece, new_piece, captured
-        self.is_choice, self.text = is_choice, text
+    def __init__(self, raw: CoreMove, variant: Variant, mover: int, captured: int) -> None:
+        self.raw, self._variant, self._mover, self._captured = raw, variant, mover, captured
 
     from_square = property(lambda self: self.raw.origin, doc="The square the mover leaves.")
     to_square = property(lambda self: self.raw.target, doc="The square the mover arrives on.")
     is_castling = property(lambda self: self.raw.kind is Kind.CASTLE)
     is_en_passant = property(lambda self: self.raw.kind is Kind.EN_PASSANT)
     is_transformation = property(lambda self: self.raw.kind is Kind.TRANSFORM)
+    piece = property(lambda self: self._variant.tables.letter[self._mover], doc="The mover's letter before.")
+    new_piece = property(lambda self: self._variant.tables.letter[self.raw.piece], doc="The mover's letter after.")
+
+    @property
+    def captured(self) -> str | None:
+        return self._variant.tables.letter[self._captured] or None
 
     @property
     def is_capture(self) -> bool:
-        return self.captured is not None
+        return self._captured != 0
+
+    @property
+    def is_choice(self) -> bool:
+        """Did the player choose the new type (promotion or transformation)?"""
+        return mover_chose(self._variant.tables, self._mover, self.raw)
 
     @property
     def is_morph(self) -> bool:
         """A forced change of type (the variant's morph table), not a choice."""
         return not self.is_choice and self.new_piece != self.piece
+
+    @property
+    def text(self) -> str:
+        return coord_text(self._variant, self._mover, self.raw)
 
     def uci(self) -> str:
         """Coordinate text: ``e2e4``, ``e8e9q`` (promotion), ``c1c1n`` (transformation)."""
@@ -193,9 +207,7 @@ class Board:
         """The :class:`Move` of a core move of the current position (a search result), made without
         generating the legal moves; :meth:`push` checks that it is legal."""
         pos = self.position
-        letter = pos.t.letter
-        return Move(raw, letter[pos.board[raw.origin]], letter[raw.piece], letter[pos.captured(raw)] or None,
-                    is_choice(pos, raw), move_to_coord(pos, raw))
+        return Move(raw, self.variant, pos.board[raw.origin], pos.captured(raw))
 
     def _legal(self) -> tuple:
         if self._cache is None:

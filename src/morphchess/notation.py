@@ -24,6 +24,7 @@ from .idiagram import parse_placement
 from .move import Kind, Move
 from .pieces import as_unmoved, code, colour_of, is_own, is_unmoved, type_of
 from .position import Position
+from .tables import Tables
 from .variant import BLACK, WHITE, Variant, VariantError
 
 __all__ = ["FenError", "MoveError", "to_fen", "from_fen", "move_to_coord", "parse_coord"]
@@ -243,23 +244,30 @@ _COORD = re.compile(r"([a-z])(\d+)-?([a-z])(\d+)([a-z]?)")
 
 def is_choice(pos: Position, m: Move) -> bool:
     """Did the player choose the new type (promotion or transformation)?"""
+    return mover_chose(pos.t, pos.board[m.origin], m)
+
+
+def mover_chose(t: Tables, mover: int, m: Move) -> bool:
+    """Did the player moving piece ``mover`` choose the new type (promotion or transformation)?"""
     if m.kind is Kind.TRANSFORM:
         return True
-    t = pos.t
-    piece = pos.board[m.origin]
-    if not (t.promo[piece] and t.promo[piece][m.target]):
+    if not (t.promo[mover] and t.promo[mover][m.target]):
         return False
-    last = m.target // t.files == (t.ranks - 1 if colour_of(piece) == WHITE else 0)
+    last = m.target // t.files == (t.ranks - 1 if colour_of(mover) == WHITE else 0)
     # on the last rank promotion is compulsory; deeper in the zone staying is the move without a choice
-    return last or m.piece != t.morph_to[piece][m.target]
+    return last or m.piece != t.morph_to[mover][m.target]
 
 
 def move_to_coord(pos: Position, m: Move) -> str:
     """Coordinate text of a move in ``pos`` (before it is made)."""
-    v = pos.variant
+    return coord_text(pos.variant, pos.board[m.origin], m)
+
+
+def coord_text(v: Variant, mover: int, m: Move) -> str:
+    """Coordinate text of a move of the piece ``mover``."""
     text = v.square_name(m.origin) + v.square_name(m.target)
-    if is_choice(pos, m):
-        text += pos.t.letter[m.piece].lower()
+    if mover_chose(v.tables, mover, m):
+        text += v.tables.letter[m.piece].lower()
     return text
 
 

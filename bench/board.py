@@ -1,0 +1,65 @@
+"""Board overhead: the python-chess-like Board against the core Position it wraps.
+
+    python bench/board.py [--depth D] [VARIANT ...]
+
+For each variant, a perft of depth D (default 4) from the start position is run twice in the same
+process: once with ``Position.legal_moves``/``make``/``unmake`` and once with ``Board.legal_moves``/
+``push``/``pop`` (a legal-move list wrapped for the user, a legality check per push).  Printed: both
+times (CPU seconds) and their ratio; the aim is a ratio within 2x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from morphchess import Board, Position, builtin, variant_names
+
+
+def position_perft(pos: Position, depth: int) -> int:
+    if depth == 0:
+        return 1
+    n = 0
+    for m in pos.legal_moves():
+        pos.make(m)
+        n += position_perft(pos, depth - 1)
+        pos.unmake()
+    return n
+
+
+def board_perft(board: Board, depth: int) -> int:
+    if depth == 0:
+        return 1
+    n = 0
+    for m in board.legal_moves:
+        board.push(m)
+        n += board_perft(board, depth - 1)
+        board.pop()
+    return n
+
+
+def best_of(run, repeat: int = 1) -> tuple[int, float]:
+    best, leaves = float("inf"), 0
+    for _ in range(repeat):
+        start = time.process_time()
+        leaves = run()
+        best = min(best, time.process_time() - start)
+    return leaves, best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("variants", nargs="*", default=variant_names())
+    parser.add_argument("--depth", type=int, default=4)
+    args = parser.parse_args()
+    print(f"{'variant':16} {'leaves':>10} {'Position s':>11} {'Board s':>9} {'Board/Position':>15}")
+    for name in args.variants:
+        v = builtin(name)
+        leaves, core = best_of(lambda: position_perft(Position(v), args.depth))
+        board_leaves, wrapped = best_of(lambda: board_perft(Board(v), args.depth))
+        assert board_leaves == leaves, (name, leaves, board_leaves)
+        print(f"{name:16} {leaves:>10,} {core:>11.2f} {wrapped:>9.2f} {wrapped / core:>14.2f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()
