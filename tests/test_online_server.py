@@ -4,6 +4,9 @@ stream of moves, concurrent submits of one move, and two workers on one PostgreS
 from __future__ import annotations
 
 import random
+import socket
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -158,3 +161,19 @@ def test_two_workers_on_postgresql_serve_one_game_live(pg_url):
         assert sorted(a[0] for a in answers) == [200] + [409] * 19
     finally:
         server.stop()
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "morphchess.cli", "serve", *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_serve_refuses_a_bad_or_busy_port_in_one_line(tmp_path):
+    out = _serve("--port", "99999")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "99999" in out.stderr
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        out = _serve("--port", str(busy.getsockname()[1]), "--db", f"sqlite:///{tmp_path}/g.db")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "cannot listen" in out.stderr
+    assert "web board on" not in out.stderr
