@@ -54,6 +54,10 @@ async function variantView(key) {
   return app.variants.get(key);
 }
 
+function titleOf(variant) {
+  return variant.builtin === false ? `${variant.title} (pasted)` : variant.title || variant.name;
+}
+
 function addVariantOption(key, title) {
   app.titles.set(key, title);
   const select = $("variant");
@@ -70,7 +74,7 @@ function fillSetups(variant) {
 function showVariant(variant) {
   app.variant = variant;
   board.setVariant(variant);
-  addVariantOption(variant.key, variant.title || variant.name);
+  addVariantOption(variant.key, titleOf(variant));
   $("variant").value = variant.key;
   $("variant-name").textContent = variant.title || variant.name;
   $("variant-about").textContent = [variant.author ? `by ${variant.author}` : "", variant.description || ""]
@@ -200,12 +204,14 @@ async function openGame(state, token, created = null) {
   await setGame(state, { switching: true, you: created ? created.seat.sides : state.you || [] });
   if (created && state.mode !== "local") showLinks(created);
   notice("");
+  let lost = false;
   app.unfollow = follow(state.id, state.ply, {
     onState: (s) => setGame(s).catch((e) => notice(String(e))),
     onEngine: (info) => { if (app.game && app.game.thinking) drawEngine(info); },
     onLink: (ok, text) => {
       $("connection").textContent = text;
-      if (ok) refresh(); // catch up with what happened while the connection was lost
+      if (ok && lost) refresh(); // catch up with what happened while the connection was lost
+      lost = !ok;
     },
   });
 }
@@ -333,7 +339,7 @@ async function loadDefinition() {
   try {
     const variant = await api.define(text);
     app.variants.set(variant.key, variant);
-    addVariantOption(variant.key, `${variant.title} (pasted)`);
+    addVariantOption(variant.key, titleOf(variant));
     await newGame({ variant: variant.key });
     if (variant.warnings.length) $("definition-error").textContent = "Note: " + variant.warnings.join("; ");
   } catch (e) {
@@ -413,7 +419,7 @@ async function start() {
   $("level").innerHTML = (await api.levels())
     .map((l) => `<option value="${l.level}">${l.level} (${l.text})</option>`).join("");
   $("level").value = "3";
-  for (const v of await api.variants()) addVariantOption(v.key, v.builtin ? v.title : `${v.title} (pasted)`);
+  for (const v of await api.variants()) addVariantOption(v.key, titleOf(v));
   wire();
   await restore();
   document.body.dataset.ready = "1";

@@ -1,0 +1,160 @@
+"""The board players expect (issue 11): marks, keyboard, sounds, the engine's line and its live reply,
+variant titles, records with names, and an accessibility check with axe-core."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+import pytest
+from web_e2e_support import (  # noqa: F401 - fixtures
+    browser, click_move, drag, game_id, live_server, page, pages, piece_on, server, sq, start, wait_plies,
+)
+
+axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
+
+
+def serious_findings(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    results = axe_playwright.Axe().run(page)
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_accessibility_check_finds_nothing_serious(pages):
+    for size in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
+        page = pages.open(viewport=size)
+        start(page, "polymorph")
+        click_move(page, "e2", "e4", 1)
+        sq(page, "b8").click()  # a picked-up piece with its targets
+        assert serious_findings(page) == []
+        page.click("#transform")  # the open chooser
+        page.wait_for_selector("#chooser:not([hidden])")
+        assert serious_findings(page) == []
+        page.keyboard.press("Escape")
+
+
+def test_right_button_draws_arrows_and_circles_and_a_click_clears_them(page):
+    start(page, "chess")
+    a, b = sq(page, "g1").bounding_box(), sq(page, "f3").bounding_box()
+    page.mouse.move(a["x"] + 10, a["y"] + 10)
+    page.mouse.down(button="right")
+    page.mouse.move(b["x"] + 10, b["y"] + 10, steps=3)
+    page.mouse.up(button="right")
+    sq(page, "d4").click(button="right")
+    assert page.locator("#board .mark-arrow[data-from='g1'][data-to='f3']").count() == 1
+    assert page.locator("#board .mark-circle[data-square='d4']").count() == 1
+    sq(page, "d4").click(button="right")  # again: gone
+    assert page.locator("#board .mark-circle").count() == 0
+    sq(page, "a5").click()
+    assert page.locator("#board .mark-arrow").count() == 0
+    assert ply_free(page)
+
+
+def ply_free(page) -> bool:
+    return page.locator("#moves .mv").count() == 0
+
+
+def test_the_board_is_played_with_the_keyboard(page):
+    start(page, "chess")
+    sq(page, "e2").focus()
+    page.keyboard.press("Enter")  # pick up
+    assert "selected" in sq(page, "e2").get_attribute("class")
+    assert sq(page, "e4").get_attribute("aria-label") == "e4 empty, move here"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.dataset.square") == "e4"
+    page.keyboard.press("Enter")  # put down
+    wait_plies(page, 1)
+    assert piece_on(page, "e4") == "P"
+    page.locator("#status").click()  # outside the board the arrow keys step through the game
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#viewing:not([hidden])")
+    assert piece_on(page, "e2") == "P"
+    page.keyboard.press("End")
+    page.wait_for_selector("#viewing", state="hidden")
+
+
+def test_move_sounds_can_be_switched_off(page):
+    start(page, "chess")
+    click_move(page, "e2", "e4", 1)
+    assert page.evaluate("document.body.dataset.lastSound") == "move"
+    page.click("#sound")
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    page.evaluate("delete document.body.dataset.lastSound")
+    click_move(page, "e7", "e5", 2)
+    assert page.evaluate("document.body.dataset.lastSound") is None
+    page.reload()  # the choice is kept
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    page.click("#sound")
+    click_move(page, "d2", "d4", 3)
+    assert page.evaluate("document.body.dataset.lastSound") == "move"
+
+
+def test_the_engine_reply_is_pushed_and_its_line_is_san_from_whites_view(page):
+    start(page, "chess", black="engine", level=2)
+    gid = game_id(page)
+    polls = []
+    page.on("request", lambda r: polls.append(r.url) if r.method == "GET" and r.url.endswith(gid) else None)
+    page.evaluate("""() => {
+        window.seen = null;
+        new MutationObserver(() => {
+            if (!window.seen && document.querySelector("#moves .mv[data-ply='2']")) window.seen = Date.now();
+        }).observe(document.getElementById('moves'), {childList: true, subtree: true});
+    }""")
+    click_move(page, "e2", "e4", 1)
+    wait_plies(page, 2)
+    assert not polls, polls  # no polling: the event stream brought the reply
+    state = page.evaluate("async id => (await fetch(`/api/games/${id}`)).json()", gid)
+    played = datetime.fromisoformat(state["history"][1]["at"].replace("Z", "+00:00"))
+    shown = datetime.fromtimestamp(page.evaluate("window.seen") / 1000, timezone.utc)
+    assert (shown - played).total_seconds() < 0.45, shown - played
+    line = page.inner_text("#engine-line")
+    info = state["engine"]
+    assert line.startswith(f"Engine (Black) played 1… {info['san']} · depth {info['depth']} · eval "), line
+    assert f"{info['score_white'] / 100:+.2f} (White's view)" in line
+    assert "line: 1… " + info["san"] in line
+    assert not re.search(r"\b[a-h][1-8][a-h][1-8]\b", line)  # SAN, not coordinates
+
+
+def test_variant_list_shows_titles_and_pasted_definitions_once_each(page):
+    options = page.eval_on_selector_all("#variant option", "os => os.map(o => [o.value, o.textContent])")
+    assert ["chess", "Orthodox chess"] in options
+    assert all(value != text for value, text in options)
+    first = "files=6 ranks=6 promoZone=0\nwazir:W:W:wazir:a1\nking:K:K:king:c1"
+    second = "files=6 ranks=6 promoZone=0\nferz:F:F:ferz:a1\nking:K:K:king:c1"
+    for text in (first, second, first):
+        page.fill("#definition", text)
+        page.click("#load-definition")
+        page.wait_for_function("t => document.getElementById('variant-name').textContent.includes(t)",
+                               arg="wazir" if text == first else "ferz")
+    pasted = [t for _, t in page.eval_on_selector_all("#variant option", "os => os.map(o => [o.value, o.textContent])")
+              if t.endswith("(pasted)")]
+    assert len(pasted) == len(set(pasted)) >= 2
+    assert not any(t.startswith("custom") for t in pasted)
+
+
+def test_exported_pgn_has_the_date_and_players(page):
+    page.fill("#name", "Ann")
+    page.dispatch_event("#name", "change")
+    start(page, "chess", black="engine", level=1)
+    click_move(page, "e2", "e4", 1)
+    wait_plies(page, 2)
+    page.click("#export-pgn")
+    page.wait_for_function("() => document.getElementById('record-text').value.includes('[Date')")
+    pgn = page.input_value("#record-text")
+    today = datetime.now(timezone.utc).strftime("%Y.%m.%d")
+    assert f'[Date "{today}"]' in pgn
+    assert '[Black "morphchess engine, level 1"]' in pgn
+    assert '[White "?"]' not in pgn
+
+
+def test_the_board_follows_the_window_size(pages):
+    page = pages.open(viewport={"width": 1920, "height": 1080})
+    big = page.locator("#board").bounding_box()["width"]
+    page.set_viewport_size({"width": 1100, "height": 700})
+    page.wait_for_timeout(100)
+    small = page.locator("#board").bounding_box()["width"]
+    assert big > 800 and small < big * 0.75, (big, small)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1100
