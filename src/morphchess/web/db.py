@@ -128,7 +128,7 @@ def _engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        return create_engine(url, pool_size=5, max_overflow=15, pool_pre_ping=True)  # 20 a worker at most
     eng = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False})
 
     @event.listens_for(eng, "connect")
