@@ -133,7 +133,7 @@ def test_resign_and_finished_games_in_the_lobby(client):
     assert done["result"] == "1-0"
     pgn_text = client.get(done["pgn"]).text
     assert '[Result "1-0"]' in pgn_text and '[Black "Ann"]' in pgn_text and pgn_text.rstrip().endswith("1-0")
-    assert client.get(done["gc"]).status_code == 200
+    assert client.get(done["gc"]).text.rstrip().endswith("// White wins: Black resigned (1-0)")
 
 
 def test_draw_offer_decline_and_accept(client):

@@ -17,7 +17,7 @@ from .bots import Bots
 from .db import aware, now
 from .errors import BadInput, NotFound
 from .events import stream
-from .gameview import board_view, state_view, summary_view
+from .gameview import board_view, outcome_view, state_view, summary_view
 from .seats import client_key, token_of
 from .store import Game, NewGame, Store
 
@@ -250,10 +250,19 @@ def pgn_headers(game: Game) -> dict[str, str]:
     return tags
 
 
+def gc_log(game: Game) -> str:
+    """The Game Courier log, ending with the result when the game ended otherwise than by the rules."""
+    text = gamecourier.write(game.board)
+    out = outcome_view(game)
+    if out is not None and game.board.outcome() is None:
+        text = text.rstrip("\n") + ("\n" if text.strip() else "") + f"// {out['text']}\n"
+    return text
+
+
 @router.get("/games/{gid}/record", response_class=PlainTextResponse, summary="the game as PGN or GC log")
 def record(request: Request, gid: str, format: Literal["pgn", "gc"] = "pgn", download: bool = False):
     game = _store(request).get(gid)
-    text = pgn.write(game.board, pgn_headers(game)) if format == "pgn" else gamecourier.write(game.board)
+    text = pgn.write(game.board, pgn_headers(game)) if format == "pgn" else gc_log(game)
     headers = {"Content-Disposition": f'attachment; filename="morphchess-{gid}.{format}.txt"'} if download else {}
     return PlainTextResponse(text, headers=headers)
 
