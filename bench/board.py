@@ -55,8 +55,8 @@ def main() -> None:
     print(f"{'variant':16} {'leaves':>10} {'Position s':>11} {'Board s':>9} {'Board/Position':>15}")
     for name in args.variants:
         v = builtin(name)
-        leaves, core = best_of(lambda: position_perft(Position(v), args.depth))
-        board_leaves, wrapped = best_of(lambda: board_perft(Board(v), args.depth))
+        leaves, core = best_of(lambda v=v: position_perft(Position(v), args.depth))
+        board_leaves, wrapped = best_of(lambda v=v: board_perft(Board(v), args.depth))
         assert board_leaves == leaves, (name, leaves, board_leaves)
         print(f"{name:16} {leaves:>10,} {core:>11.2f} {wrapped:>9.2f} {wrapped / core:>14.2f}x", flush=True)
 

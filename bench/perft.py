@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         Position(v).perft(2)  # compile the move tables outside the timing
         print(f"morphchess {name} ({v.files}x{v.ranks}):", flush=True)
         # orthodox chess at python-chess's depth, so that the ratio compares the same tree
-        depth, leaves, speed = measure(name, lambda d: Position(v).perft(d), args.seconds, args.repeat,
+        depth, leaves, speed = measure(name, lambda d, v=v: Position(v).perft(d), args.seconds, args.repeat,
                                        ref_depth if name == "chess" else None)
         rows.append((name, depth, leaves, speed))
         print(f"  -> {speed / reference:.2f}x python-chess", flush=True)
