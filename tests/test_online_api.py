@@ -305,3 +305,11 @@ def _play_through_links(client, variant: str, rng) -> None:
         r = client.post("/api/import", json={"text": text, "variant": variant, "setup": state["setup"]})
         assert r.status_code == 200, r.text
         assert [h["uci"] for h in r.json()["history"]] == [h["uci"] for h in state["history"]]
+
+
+def test_a_pasted_variant_in_the_lobby_by_its_title(client):
+    text = "title=Lobby Test Game files=6 ranks=6 promoZone=0\nknight:N:N:knight:b1\nking:K:K:king:d1"
+    g = client.post("/api/games", json={"mode": "open", "definition": text}).json()
+    seek = next(s for s in client.get("/api/lobby").json()["open"] if s["id"] == g["id"])
+    assert seek["title"] == "Lobby Test Game" and seek["variant"].startswith("def-")
+    assert "Lobby Test Game" in client.get("/lobby").text
