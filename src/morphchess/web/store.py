@@ -183,11 +183,6 @@ class Store:
                 raise NotFound(f"no game {gid[:20]!r}")
             return self._load(conn, row)
 
-    def moves_after(self, gid: str, ply: int) -> list[dict]:
-        with self.db.read() as conn:
-            return [dict(r) for r in conn.execute(moves.select().where(moves.c.game_id == gid, moves.c.ply > ply)
-                                                  .order_by(moves.c.ply)).mappings()]
-
     def mark(self, gid: str) -> tuple | None:
         """What changes with every change of a game: (version, engine progress count, progress), or None."""
         with self.db.read() as conn:
