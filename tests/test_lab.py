@@ -167,12 +167,12 @@ def test_command_line_errors(argv, message, capsys):
 
 def test_ray_games_come_from_the_same_distribution(tmp_path):
     ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'morphchess[lab]')")
-    settings = settings_for("crossroads", level=1, max_plies=60)
-    local = run_lab(settings, 8, tmp_path / "local", jobs=2)
+    settings = settings_for("crossroads", level=1, max_plies=24)
+    local = run_lab(settings, 4, tmp_path / "local", jobs=2)
     ray.init(num_cpus=2, include_dashboard=False)
     try:
-        same = run_lab(settings, 8, tmp_path / "ray", ray="auto")
-        other = run_lab(settings_for("crossroads", level=1, max_plies=60, seed=2), 8, tmp_path / "ray2", ray="auto")
+        same = run_lab(settings, 4, tmp_path / "ray", ray="auto")
+        other = run_lab(settings_for("crossroads", level=1, max_plies=24, seed=2), 4, tmp_path / "ray2", ray="auto")
     finally:
         ray.shutdown()
     assert same == local  # fixed-depth players: the same seeds give the same games anywhere

@@ -18,13 +18,13 @@ def _ray():
     return ray
 
 
-def play_ray(settings: LabSettings, indices: list[int], address: str, jobs: int = 1,
-             batch: int = 4) -> Iterator[dict]:
+def play_ray(settings: LabSettings, indices: list[int], address: str, jobs: int = 1) -> Iterator[dict]:
     """Yield the records of games ``indices`` as their batches finish.
 
     ``address`` is a Ray cluster's address (every node needs morphchess installed)
     or ``local`` to start a local instance with ``jobs`` CPUs; an instance already
-    started in this process (``ray.init``) is used as it is.
+    started in this process (``ray.init``) is used as it is.  Batches hold up to
+    eight games, fewer when that gives each CPU at least four tasks.
     """
     ray = _ray()
     started = not ray.is_initialized()
@@ -38,6 +38,8 @@ def play_ray(settings: LabSettings, indices: list[int], address: str, jobs: int 
             raise OptionError(f"--ray {address}: cannot connect ({e})") from None
     try:
         task = ray.remote(play_batch)
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        batch = max(1, min(8, len(indices) // (4 * cpus)))
         pending = [task.remote(settings, indices[i:i + batch]) for i in range(0, len(indices), batch)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
