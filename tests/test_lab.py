@@ -150,7 +150,7 @@ def test_command_line(tmp_path, capsys):
     assert main(["lab", "compare", "crossroads", "crossroads", "--games", "2", "--level", "1", "--max-plies", "20",
                  "--out", str(tmp_path / "cmp"), "--quiet"]) == 0
     text = capsys.readouterr().out
-    assert "Mann-Whitney" in text and (tmp_path / "cmp" / "compare.txt").exists()
+    assert "Mann-Whitney" in text and "A computed" in text and (tmp_path / "cmp" / "compare.txt").exists()
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -60,13 +60,13 @@ def run(args) -> None:
         return
     if len(args.targets) != 3:
         raise OptionError("lab compare needs two variants: lab compare A B")
-    from .compare import compare, compare_text
+    from .compare import compare, compare_text, values_text
     sides = []
     for spec, sub in zip(args.targets[1:], ("a", "b")):
         sides.append(_lab(spec, args, args.out and os.path.join(args.out, sub)))
         print(f"{spec}: report in {os.path.join(sides[-1][2], 'report.html')}", file=sys.stderr)
-    (a, _, _), (b, _, _) = sides
-    text = compare_text(args.targets[1], args.targets[2], a, b, compare(a, b))
+    (a, summary_a, _), (b, summary_b, _) = sides
+    text = compare_text(args.targets[1], args.targets[2], a, b, compare(a, b)) + values_text(summary_a, summary_b)
     if args.out:
         with open(os.path.join(args.out, "compare.txt"), "w", encoding="utf-8") as f:
             f.write(text)

@@ -8,7 +8,7 @@ from scipy import stats as sps
 
 from .stats import SCORE
 
-__all__ = ["two_proportions", "compare", "compare_text"]
+__all__ = ["two_proportions", "compare", "compare_text", "values_text"]
 
 
 def two_proportions(k1: float, n1: int, k2: float, n2: int) -> float:
@@ -47,4 +47,17 @@ def compare_text(name_a: str, name_b: str, a: list[dict], b: list[dict], rows: l
         lines.append(f"{r['figure']:22} {fmt(r['a'])} {fmt(r['b'])} {fmt(r['difference'])}  {r['test']:18} "
                      f"{r['p']:8.4f} {mark}")
     lines.append("* p < 0.05, ** p < 0.01 (two-sided)")
+    return "\n".join(lines) + "\n"
+
+
+def values_text(a: dict, b: dict) -> str:
+    """Piece values of two summaries side by side: empirical (95% interval) and computed."""
+    def cell(s: dict, letter: str) -> str:
+        v = s["empirical_values"]["values"].get(letter)
+        return f"{v[0]} ({v[1]} to {v[2]})" if v else "-"
+
+    lines = [f"{'piece':6} {'A empirical':22} {'B empirical':22} {'A computed':>10} {'B computed':>10}"]
+    for letter in dict.fromkeys([*a["computed_values"], *b["computed_values"]]):
+        lines.append(f"{letter:6} {cell(a, letter):22} {cell(b, letter):22} "
+                     f"{a['computed_values'].get(letter, '-'):>10} {b['computed_values'].get(letter, '-'):>10}")
     return "\n".join(lines) + "\n"
