@@ -181,7 +181,7 @@ K = "\nking:K:K::e1"
     ("", ["no piece lines"]),
     ("hello files=8 knight:N:N::b1", ["'hello'"]),
     ("knight:N:N::b1\nbishop:B:B::b1" + K, ["b1", "knight", "bishop"]),
-    ("wizard:W:::b1" + K, ["wizard", "no moves"]),
+    ("frobnitz:F:::b1" + K, ["frobnitz", "no moves"]),
     ("cannon:C:mRcpR::b1" + K, ["cannon", "hopper"]),
     ("archer:A:afsW::b1" + K, ["archer", "multi-leg"]),
     ("repetitions=1" + K, ["repetitions=1"]),

@@ -3,49 +3,136 @@
 Both forms of the text load: one item per line (as on a web page) and the
 items joined by single spaces (as in the seed files), where piece names may
 contain spaces (``dragon horse:H:BW:...``).  Lines starting with ``#`` are
-comments.  Besides the ID's own keys, morphchess reads a few of its own,
-documented in ``docs/definitions.md``: ``transform``, ``setup``,
-``bareKing``, ``fiftyMoves`` and ``repetitions``.
+comments.  :func:`load` runs five named steps: read the items, build the
+piece types, settle royalty, read the rules, place the setups.  Besides the
+ID's own keys, morphchess reads a few of its own, documented in
+``docs/definitions.md``: ``transform``, ``setup``, ``bareKing``,
+``fiftyMoves`` and ``repetitions``.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
+from dataclasses import dataclass, field
 
 from .betza import BetzaError, parse
-from .variant import BLACK, WHITE, PieceType, Variant, VariantError
+from .variant import BLACK, WHITE, PieceType, PromoLimit, Variant, VariantError
 
-__all__ = ["load", "VariantWarning"]
+__all__ = ["load", "VariantWarning", "parse_placement", "DEFAULT_MOVES"]
 
 
 class VariantWarning(UserWarning):
-    """A definition item that was kept but not understood (e.g. an unknown key)."""
+    """A definition item that was kept but is not understood or not enforced."""
 
 
+# Keys the ID reads that change only the look (or the built-in AI) of the diagram.
 COSMETIC_KEYS = {
     "graphicsDir", "squareSize", "graphicsType", "whitePrefix", "blackPrefix", "lightShade",
-    "darkShade", "rimColor", "coordColor", "borders", "firstRank", "enableAI", "newClick",
-    "trackPieces", "trackedTypes", "holdingsType", "satellite", "useMarkers",
-    "hiddenRank", "title", "name", "autoComplete", "lastRank", "flipLabels",
+    "darkShade", "startShade", "shady", "rimColor", "coordColor", "borders", "firstRank", "fileOffset",
+    "rankOffset", "background", "theme", "enableAI", "newClick", "trackPieces", "trackedTypes",
+    "useMarkers", "hiddenRank", "title", "name", "autoComplete", "lastRank", "flipLabels",
+    "tradeThreshold", "clocks",
 }
-# Keys with a rule meaning (the ID's own and morphchess's, see docs/definitions.md)
-_KNOWN_KEYS = {"files", "ranks", "promoZone", "promoChoice", "maxPromote", "stalemate", "baring",
-               "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions", "enPassant"}
-# Defaults the ID gives to well-known piece names: name -> (ID, XBetza).
-WELL_KNOWN = {
-    "pawn": ("P", "ifmnDfmWfceF"), "knight": ("N", "N"), "bishop": ("B", "B"), "rook": ("R", "R"),
-    "queen": ("Q", "Q"), "king": ("K", None), "archbishop": ("A", "BN"), "cardinal": ("A", "BN"),
-    "princess": ("A", "BN"), "chancellor": ("C", "RN"), "marshall": ("M", "RN"), "empress": ("E", "RN"),
-    "amazon": ("Z", "QN"), "dragon horse": ("H", "BW"), "dragon king": ("D", "RF"),
-    "nightrider": ("N", "NN"), "camel": ("C", "C"), "zebra": ("Z", "Z"), "ferz": ("F", "F"),
-    "wazir": ("W", "W"), "alfil": ("A", "A"), "dabbaba": ("D", "D"), "commoner": ("M", "K"),
-    "man": ("M", "K"), "duke": ("L", "K"),
+# Keys with a rule meaning that this loader reads (the ID's and morphchess's own).
+_RULE_KEYS = {
+    "files", "ranks", "promoZone", "promoChoice", "maxPromote", "promoOffset", "stalemate", "baring",
+    "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions", "enPassant", "holdingsType",
+    "shuffle", "protected", "counterStrike", "iron", "antiTrade", "extinction", "succession", "satellite",
+    "castleFlip", "autoGate", "zonal", "seed",
 }
+# Keys the ID allows more than once (each names one piece type).
+_REPEATABLE = {"royal", "protected", "counterStrike", "iron", "antiTrade"}
+
+# The moves the ID gives a piece line whose move field is empty, looked up by
+# the piece name in lower case, whole (no plurals, no prefixes).  "king" is
+# the only one that depends on the board (KisO3 on boards wider than 8 files).
+DEFAULT_MOVES = {
+    "pawn": "ifmnDfmWfceF", "knight": "N", "bishop": "B", "rook": "R", "queen": "Q",
+    "cardinal": "BN", "archbishop": "BN", "chancellor": "RN", "marshall": "RN", "amazon": "QN",
+    "lion": "KNADcaKcabKmabK", "mao": "mafsW", "horse": "mafsW", "elephant": "mafF", "cannon": "mRcpR",
+    "pao": "mRcpR", "advisor": "F", "lance": "fR", "copper": "vWfF", "silver": "FfW",
+    "silvergeneral": "FfW", "gold": "WfF", "goldgeneral": "WfF", "man": "K", "commoner": "K",
+    "ferz": "F", "camel": "C", "zebra": "Z", "nightrider": "N0", "grasshopper": "gQ",
+    "griffon": "yafsF", "gryphon": "yafsF", "wizard": "FC", "champion": "WAD",
+    "falcon": "mafmafsKmafsmafKmaflmafrKmafrmaflK",
+}
+_ID = re.compile(r"\+?[A-Za-z]")
 _PIECE_START = re.compile(r"^[^=]*:")
 
 
-def _items(text: str) -> list[str]:
+@dataclass
+class _Items:
+    """The definition's items, sorted: keys, piece lines (with their morph= tables) and setups."""
+
+    params: dict[str, str] = field(default_factory=dict)
+    repeated: dict[str, list[str]] = field(default_factory=dict)
+    pieces: list[list] = field(default_factory=list)  # [line, morph value or None]
+    setups: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Types:
+    """The piece types, where each starts, the holes and the hands."""
+
+    types: list[PieceType]
+    placements: list[tuple[int, list[int], list[int]]]
+    holes: tuple[list[int], list[int]]
+    hands: tuple[dict[int, int], dict[int, int]]
+
+
+def load(text: str, name: str = "custom") -> Variant:
+    """Load ID definition text.  Raises :class:`VariantError` naming the item at fault.
+
+    Unknown keys are kept in ``variant.params``; they and every rule of the
+    page that morphchess does not enforce are listed in ``variant.warnings``
+    and reported once with :class:`VariantWarning`.
+    """
+    items = _read_items(text)
+    files, ranks = _board_size(items.params)
+    warns = [f"unknown key {k}={v} kept but not used" for k, v in items.params.items()
+             if k not in COSMETIC_KEYS and k not in _RULE_KEYS]
+    built = _piece_types(items, files, ranks)
+    variant = Variant(name=name, files=files, ranks=ranks, types=built.types, setups={},
+                      params=items.params, text=text)
+    variant.holdings = built.hands
+    _resolve_morphs(variant)
+    _royalty(variant, items)
+    _rules(variant, items)
+    _setups(variant, items, built)
+    warns += _not_enforced(variant, items)
+    variant.warnings = warns
+    for w in warns:
+        warnings.warn(f"{name}: {w}", VariantWarning, stacklevel=2)
+    variant.freeze()
+    return variant
+
+
+# -- step 1: items -------------------------------------------------------------------------------
+def _read_items(text: str) -> _Items:
+    """Sort the items into keys, piece lines with their morph tables, and setups."""
+    out = _Items()
+    for item in _split(text):
+        key, eq, value = item.partition("=")
+        if not eq or ":" in key:
+            out.pieces.append([item, None])
+        elif key == "morph":
+            if not out.pieces:
+                raise VariantError(f"{item[:40]}: morph= before any piece line")
+            if out.pieces[-1][1] is not None:
+                raise VariantError(f"piece {out.pieces[-1][0].split(':')[0]!r}: two morph= tables")
+            out.pieces[-1][1] = value
+        elif key == "setup":
+            out.setups.append(value)
+        else:
+            out.params[key] = value
+            out.repeated.setdefault(key, []).append(value)
+    if not out.pieces:
+        raise VariantError("the definition has no piece lines")
+    return out
+
+
+def _split(text: str) -> list[str]:
     """Split definition text into items (key=value or piece line)."""
     items: list[str] = []
     for line in text.lstrip("\ufeff").splitlines():
@@ -73,6 +160,84 @@ def _items(text: str) -> list[str]:
     return items
 
 
+def _board_size(params: dict) -> tuple[int, int]:
+    files = _int(params, "files", 8, 1)
+    ranks = _int(params, "ranks", 8, 1)
+    if files > 26:
+        raise VariantError(f"files={files}: at most 26 files are supported")
+    return files, ranks
+
+
+def _int(params: dict, key: str, default: int, low: int = 0) -> int:
+    if key not in params:
+        return default
+    try:
+        v = int(params[key])
+    except ValueError:
+        raise VariantError(f"{key}={params[key]}: a whole number is needed") from None
+    if v < low:
+        raise VariantError(f"{key}={v}: must be at least {low}")
+    return v
+
+
+# -- step 2: piece types -------------------------------------------------------------------------
+def _piece_types(items: _Items, files: int, ranks: int) -> _Types:
+    """Build the piece types from the piece lines; a line named ``hole`` removes squares instead."""
+    out = _Types([], [], ([], []), ({}, {}))
+    for line, morph_value in items.pieces:
+        fields = line.split(":")
+        pname = fields[0].strip()
+        where = f"piece {pname or len(out.types) + 1!r}"
+        if len(fields) < 2:
+            raise VariantError(f"{where}: a piece line needs name:ID:moves:image:squares")
+        fields += [""] * (6 - len(fields))
+        white, black = _squares(fields[4], files, ranks, where)
+        if pname.lower() == "hole":
+            out.holes[WHITE].extend(white)
+            out.holes[BLACK].extend(black)
+            continue
+        t = _piece_type(len(out.types) + 1, pname, fields, files, where)
+        clash = next((o.name for o in out.types if o.letter == t.letter), None)
+        if clash is not None:
+            raise VariantError(f"{where}: ID {t.letter!r} is already used by {clash!r}")
+        t.morph = morph_value  # resolved once every letter is known
+        out.types.append(t)
+        out.placements.append((t.index, white, black))
+        for colour, count in enumerate(_hand_counts(fields[5], where)):
+            if count:
+                out.hands[colour][t.index] = count
+    if not out.types:
+        raise VariantError("the definition has no piece lines")
+    return out
+
+
+def _piece_type(index: int, pname: str, fields: list[str], files: int, where: str) -> PieceType:
+    """One piece type; an empty ID or move field takes the ID's default for the name."""
+    key = pname.lower()
+    letter = fields[1].strip() or ("N" if key == "knight" else pname[:1].upper())
+    if not _ID.fullmatch(letter):
+        raise VariantError(f"{where}: ID {letter!r} must be a letter, or '+' and a letter "
+                           "(multi-letter IDs are not supported)")
+    betza = fields[2].strip()
+    if not betza:
+        betza = ("KisO3" if files > 8 else "KisO2") if key == "king" else DEFAULT_MOVES.get(key, "")
+        if not betza:
+            raise VariantError(f"{where}: no moves given and the ID has no default for the name {pname!r}")
+    try:
+        moves = parse(betza)
+    except BetzaError as e:
+        raise VariantError(f"{where}: {e}") from None
+    return PieceType(index, pname, letter.upper(), betza, moves, fields[3].strip())
+
+
+def _hand_counts(value: str, where: str) -> tuple[int, int]:
+    """The sixth field: pieces in hand at the start, ``n`` for both sides or ``white,black``."""
+    parts = [p.strip() for p in value.split(",")] if value.strip() else ["0"]
+    if len(parts) > 2 or not all(p.isdigit() for p in parts):
+        raise VariantError(f"{where}: holdings {value!r} must be a count or two counts 'white,black'")
+    return int(parts[0]), int(parts[-1])
+
+
 def _squares(spec: str, files: int, ranks: int, where: str) -> tuple[list[int], list[int]]:
     """Parse ``a2,c2-e2,,a8``: White's squares, then after the empty element Black's."""
     white: list[int] = []
@@ -88,15 +253,7 @@ def _squares(spec: str, files: int, ranks: int, where: str) -> tuple[list[int], 
         ends = part.split("-")
         if len(ends) > 2:
             raise VariantError(f"{where}: bad square range {part!r}")
-        coords = []
-        for e in ends:
-            m = re.fullmatch(r"([a-z])(\d+)", e)
-            if not m:
-                raise VariantError(f"{where}: {e!r} is not a square")
-            f, r = ord(m[1]) - 97, int(m[2]) - 1
-            if not (0 <= f < files and 0 <= r < ranks):
-                raise VariantError(f"{where}: square {e!r} is off the {files}x{ranks} board")
-            coords.append((f, r))
+        coords = [_coord(e, files, ranks, where) for e in ends]
         (f0, r0), (f1, r1) = coords[0], coords[-1]
         for r in range(min(r0, r1), max(r0, r1) + 1):
             for f in range(min(f0, f1), max(f0, f1) + 1):
@@ -104,16 +261,34 @@ def _squares(spec: str, files: int, ranks: int, where: str) -> tuple[list[int], 
     return white, black
 
 
-def _int(params: dict, key: str, default: int, low: int = 0) -> int:
-    if key not in params:
-        return default
-    try:
-        v = int(params[key])
-    except ValueError:
-        raise VariantError(f"{key}={params[key]}: a whole number is needed") from None
-    if v < low:
-        raise VariantError(f"{key}={v}: must be at least {low}")
-    return v
+def _coord(name: str, files: int, ranks: int, where: str) -> tuple[int, int]:
+    m = re.fullmatch(r"([a-z])(\d+)", name)
+    if not m:
+        raise VariantError(f"{where}: {name!r} is not a square")
+    f, r = ord(m[1]) - 97, int(m[2]) - 1
+    if not (0 <= f < files and 0 <= r < ranks):
+        raise VariantError(f"{where}: square {name!r} is off the {files}x{ranks} board")
+    return f, r
+
+
+def _letters(variant: Variant, value: str, key: str, shown: str | None = None) -> list[int]:
+    """Type indices named by IDs in ``value`` (``+X`` counts as one ID); errors show ``key=shown``."""
+    out = []
+    for token in re.findall(r"\+?.", value):
+        try:
+            index = variant.type_by_letter(token).index
+        except KeyError:
+            raise VariantError(f"{key}={shown or value}: {token!r} is not the ID of a piece type") from None
+        if index not in out:
+            out.append(index)
+    return out
+
+
+def _resolve_morphs(variant: Variant) -> None:
+    for t in variant.types:
+        if t.morph is not None:
+            image = _board_image(t.morph, variant.files, variant.ranks, f"piece {t.name!r} morph=")
+            t.morph = [_letters(variant, c, f"piece {t.name!r} morph")[0] if c else None for c in image]
 
 
 def _board_image(value: str, files: int, ranks: int, where: str) -> list[str | None]:
@@ -134,141 +309,28 @@ def _board_image(value: str, files: int, ranks: int, where: str) -> list[str | N
     return out
 
 
-def parse_placement(board: str, variant: Variant, where: str) -> dict[int, tuple[int, int, bool | None]]:
-    """Parse a FEN-like board field into {square: (type index, colour, virgin mark)}.
-
-    Empty runs are numbers (``10`` on wide boards); a piece letter may be
-    followed by ``*`` (has moved) or ``^`` (has not moved).
-    """
-    rows = board.split("/")
-    if len(rows) != variant.ranks:
-        raise VariantError(f"{where}: {len(rows)} ranks, the board has {variant.ranks}")
-    out: dict[int, tuple[int, int, bool | None]] = {}
-    for i, row in enumerate(rows):
-        r = variant.ranks - 1 - i
-        f = 0
-        j = 0
-        while j < len(row):
-            ch = row[j]
-            if ch.isdigit():
-                k = j
-                while k < len(row) and row[k].isdigit():
-                    k += 1
-                f += int(row[j:k])
-                j = k
-                continue
-            try:
-                t = variant.type_by_letter(ch)
-            except KeyError:
-                raise VariantError(f"{where}: unknown piece letter {ch!r} on rank {r + 1}") from None
-            mark = None
-            if j + 1 < len(row) and row[j + 1] in "*^":
-                mark = row[j + 1] == "^"
-                j += 1
-            if f >= variant.files:
-                raise VariantError(f"{where}: rank {r + 1} describes more than {variant.files} files")
-            out[r * variant.files + f] = (t.index, WHITE if ch.isupper() else BLACK, mark)
-            f += 1
-            j += 1
-        if f != variant.files:
-            raise VariantError(f"{where}: rank {r + 1} describes {f} files, the board has {variant.files}")
+# -- step 3: royalty -----------------------------------------------------------------------------
+def _type_list(variant: Variant, items: _Items, key: str) -> list[int]:
+    """Types named by every ``key=`` item: IDs (``KJ``) or type numbers (``10``)."""
+    out: list[int] = []
+    for value in items.repeated.get(key, []):
+        value = value.strip()
+        if value.isdigit():
+            if not 1 <= int(value) <= len(variant.types):
+                raise VariantError(f"{key}={value}: there are only {len(variant.types)} piece types")
+            found = [int(value)]
+        else:
+            found = _letters(variant, value, key)
+        out += [i for i in found if i not in out]
     return out
 
 
-def load(text: str, name: str = "custom") -> Variant:
-    """Load ID definition text.  Raises :class:`VariantError` naming the item at fault.
+def _royalty(variant: Variant, items: _Items) -> None:
+    """royal= names IDs or type numbers; without it the last type is royal.
 
-    Unknown keys are kept in ``variant.params``, listed in ``variant.warnings``
-    and reported with :class:`VariantWarning`.
+    Decision (docs/rules.md): what a royal type morphs into stays royal.
     """
-    params: dict[str, str] = {}
-    raw_pieces: list[list] = []  # [line, morph value or None, transform...]
-    setups_raw: list[str] = []
-    for item in _items(text):
-        key, eq, value = item.partition("=")
-        if eq and ":" not in key:
-            if key == "morph":
-                if not raw_pieces:
-                    raise VariantError(f"{item[:40]}: morph= before any piece line")
-                if raw_pieces[-1][1] is not None:
-                    raise VariantError(f"piece {raw_pieces[-1][0].split(':')[0]!r}: two morph= tables")
-                raw_pieces[-1][1] = value
-            elif key == "setup":
-                setups_raw.append(value)
-            else:
-                params[key] = value
-        else:
-            raw_pieces.append([item, None])
-    files = _int(params, "files", 8, 1)
-    ranks = _int(params, "ranks", 8, 1)
-    if files > 26:
-        raise VariantError(f"files={files}: at most 26 files are supported")
-    warns = [f"unknown key {k}={v} kept but not used" for k, v in params.items()
-             if k not in COSMETIC_KEYS and k not in _KNOWN_KEYS]
-    if not raw_pieces:
-        raise VariantError("the definition has no piece lines")
-
-    types: list[PieceType] = []
-    placements: list[tuple[int, list[int], list[int]]] = []
-    for idx, (line, morph_value) in enumerate(raw_pieces, start=1):
-        fields = line.split(":")
-        pname = fields[0].strip()
-        where = f"piece {pname or idx!r}"
-        if len(fields) < 2:
-            raise VariantError(f"{where}: a piece line needs name:ID:moves:image:squares")
-        fields += [""] * (5 - len(fields))
-        known = WELL_KNOWN.get(pname.lower(), (None, None))
-        letter = fields[1].strip() or known[0] or pname[:1].upper()
-        if len(letter) != 1 or not letter.isalpha():
-            raise VariantError(f"{where}: ID {letter!r} must be a single letter")
-        betza = fields[2].strip()
-        if not betza:
-            betza = known[1] if known[1] else ""
-            if pname.lower() == "king":
-                betza = "KisO3" if files > 8 else "KisO2"
-            if not betza:
-                raise VariantError(f"{where}: no moves given and no default for this name")
-        try:
-            moves = parse(betza)
-        except BetzaError as e:
-            raise VariantError(f"{where}: {e}") from None
-        white, black = _squares(fields[4], files, ranks, where)
-        t = PieceType(idx, pname, letter.upper(), betza, moves, fields[3].strip())
-        if any(o.letter == t.letter for o in types):
-            raise VariantError(f"{where}: ID {t.letter!r} is already used by {next(o.name for o in types if o.letter == t.letter)!r}")
-        types.append(t)
-        placements.append((idx, white, black))
-        t.morph = morph_value  # resolved below, once every letter is known
-
-    variant = Variant(name=name, files=files, ranks=ranks, types=types, setups={}, params=params, text=text)
-    by_letter = {t.letter: t.index for t in types}
-
-    def letters(value: str, key: str) -> list[int]:
-        out = []
-        for ch in value:
-            if ch.upper() not in by_letter:
-                raise VariantError(f"{key}={value}: {ch!r} is not the ID of a piece type")
-            if by_letter[ch.upper()] not in out:
-                out.append(by_letter[ch.upper()])
-        return out
-
-    for t in types:
-        if t.morph is not None:
-            image = _board_image(t.morph, files, ranks, f"piece {t.name!r} morph=")
-            t.morph = [letters(c, f"piece {t.name!r} morph")[0] if c else None for c in image]
-
-    # royalty: royal= names IDs or a type number; without it the last type is royal
-    royal = params.get("royal", "").strip()
-    if royal.isdigit():
-        if not 1 <= int(royal) <= len(types):
-            raise VariantError(f"royal={royal}: there are only {len(types)} piece types")
-        royal_ids = [int(royal)]
-    elif royal:
-        royal_ids = letters(royal, "royal")
-    else:
-        royal_ids = [types[-1].index]
-    # Decision (docs/rules.md): what a royal type morphs into stays royal.
-    todo = list(royal_ids)
+    todo = _type_list(variant, items, "royal") or [variant.types[-1].index]
     while todo:
         t = variant.type(todo.pop())
         t.royal = True
@@ -276,9 +338,14 @@ def load(text: str, name: str = "custom") -> Variant:
             if target and not variant.type(target).royal and target not in todo:
                 todo.append(target)
 
+
+# -- step 4: rules -------------------------------------------------------------------------------
+def _rules(variant: Variant, items: _Items) -> None:
+    params = items.params
     variant.promo_zone = _int(params, "promoZone", 1)
     variant.max_promote = _int(params, "maxPromote", 1)
-    variant.promo_choice = letters(params.get("promoChoice", ""), "promoChoice")
+    variant.promo_offset = _int(params, "promoOffset", 0)
+    _promo_choice(variant, params.get("promoChoice"))
     variant.stalemate_loses = params.get("stalemate", "draw").strip().lower() != "draw"
     variant.baring = _int(params, "baring", 0) if "baring" in params else None
     bare = params.get("bareKing", "id").lower()
@@ -290,47 +357,168 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.repetitions = _int(params, "repetitions", 3)
     if variant.repetitions == 1:
         raise VariantError("repetitions=1: use 0 (off) or a count of at least 2")
+    holdings_type = params.get("holdingsType", "0").strip()
+    if not re.fullmatch(r"-?\d+", holdings_type):
+        raise VariantError(f"holdingsType={holdings_type}: a whole number is needed")
+    variant.holdings_type = int(holdings_type)
+    variant.captures_to_hand = variant.holdings_type != 0
+    for key, attr in (("protected", "protected"), ("counterStrike", "counter_strike"), ("iron", "iron"),
+                      ("extinction", "extinction"), ("succession", "succession")):
+        setattr(variant, attr, tuple(_type_list(variant, items, key)))
+    _transforms(variant, params)
+    variant.shuffle = _shuffle_spec(variant, params.get("shuffle", ""))
+
+
+def _promo_choice(variant: Variant, value: str | None) -> None:
+    """promoChoice: IDs, each optionally after ``!`` (not on the last rank) or ``*`` (from the hand)
+    and before a number (only within that many ranks of the last).  Absent: the ID's default
+    ``QNRB``, keeping the letters that name types."""
+    if value is None:
+        variant.promo_choice = [t.index for t in variant.types if t.letter in "QNRB"]
+        return
+    choices, limits = [], {}
+    for prefix, letter, depth in re.findall(r"([!*]?)(\+?[^!*+\d])(\d*)", value):
+        index = _letters(variant, letter, "promoChoice", value)[0]
+        if index not in choices:
+            choices.append(index)
+        if prefix or depth:
+            limits[index] = PromoLimit(prefix == "!", prefix == "*", int(depth) if depth else 0)
+    if re.sub(r"([!*]?)(\+?[^!*+\d])(\d*)", "", value):
+        raise VariantError(f"promoChoice={value}: use IDs, each after an optional '!' or '*' "
+                           "and before an optional rank count")
+    variant.promo_choice = choices
+    variant.promo_limits = limits
+
+
+def _transforms(variant: Variant, params: dict) -> None:
     for group in filter(None, params.get("transform", "").split(",")):
-        ids = letters(group, "transform")
+        ids = _letters(variant, group, "transform")
         if len(ids) < 2:
             raise VariantError(f"transform={group}: a group needs at least two piece types")
         if any(variant.type(i).royal for i in ids):
             raise VariantError(f"transform={group}: royal types cannot transform")
         variant.transforms.append(ids)
 
-    # the standard setup
-    symmetry = params.get("symmetry", "mirror").strip().lower()
+
+def _shuffle_spec(variant: Variant, value: str) -> tuple[str, ...]:
+    """shuffle=QA,N!BR!AC!QK: groups of IDs shuffled in turn, ``!`` (or ``:``) before an ID
+    spreads its pieces over both shades (a single piece keeps its shade)."""
+    groups = tuple(g.strip() for g in value.split(",") if g.strip())
+    for group in groups:
+        for token in re.findall(r"[!:#]?(\+?.)", group):
+            _letters(variant, token, "shuffle", value)
+    return groups
+
+
+# -- step 5: setups ------------------------------------------------------------------------------
+def _setups(variant: Variant, items: _Items, built: _Types) -> None:
+    """The standard array from the piece lines (with symmetry), then the named setup= arrays."""
+    symmetry = items.params.get("symmetry", "mirror").strip().lower()
     if symmetry not in ("mirror", "rotate", "none"):
         raise VariantError(f"symmetry={symmetry}: use mirror, rotate or none")
+    holes = set(built.holes[BLACK])
+    for sq in built.holes[WHITE]:
+        holes.update(_with_partner(variant, sq, symmetry))
+    variant.holes = frozenset(holes)
     start: dict[int, tuple[int, int]] = {}
-
-    def put(sq: int, tidx: int, colour: int) -> None:
-        old = start.get(sq)
-        if old and old != (tidx, colour):
-            raise VariantError(f"square {variant.square_name(sq)} is given to both "
-                               f"{variant.type(old[0]).name!r} and {variant.type(tidx).name!r}")
-        start[sq] = (tidx, colour)
-
-    for tidx, white, black in placements:
+    for tidx, white, black in built.placements:
         for sq in white:
-            put(sq, tidx, WHITE)
-            f, r = sq % files, sq // files
-            if symmetry == "mirror":
-                put((ranks - 1 - r) * files + f, tidx, BLACK)
-            elif symmetry == "rotate":
-                put((ranks - 1 - r) * files + (files - 1 - f), tidx, BLACK)
+            for colour, s in zip((WHITE, BLACK), _with_partner(variant, sq, symmetry)):
+                _put(variant, start, s, tidx, colour)
         for sq in black:
-            put(sq, tidx, BLACK)
+            _put(variant, start, sq, tidx, BLACK)
     variant.setups["standard"] = start
-    for spec in setups_raw:
+    for spec in items.setups:
         sname, colon, board = spec.partition(":")
         if not colon or not sname or not board:
             raise VariantError(f"setup={spec}: use setup=NAME:BOARD (a FEN board field)")
         placed = parse_placement(board, variant, f"setup={sname}")
         variant.setups[sname] = {sq: (t, c) for sq, (t, c, _) in placed.items()}
-    variant.warnings = warns
-    for w in warns:
-        warnings.warn(f"{name}: {w}", VariantWarning, stacklevel=2)
-    variant.freeze()
-    return variant
 
+
+def _with_partner(variant: Variant, sq: int, symmetry: str) -> list[int]:
+    """A White square and, by the symmetry, the square of its Black partner."""
+    f, r = sq % variant.files, sq // variant.files
+    back = variant.ranks - 1 - r
+    if symmetry == "mirror":
+        return [sq, back * variant.files + f]
+    if symmetry == "rotate":
+        return [sq, back * variant.files + variant.files - 1 - f]
+    return [sq]
+
+
+def _put(variant: Variant, start: dict, sq: int, tidx: int, colour: int) -> None:
+    if sq in variant.holes:
+        raise VariantError(f"piece {variant.type(tidx).name!r}: square {variant.square_name(sq)} "
+                           "is a hole, not on the board")
+    old = start.get(sq)
+    if old and old != (tidx, colour):
+        raise VariantError(f"square {variant.square_name(sq)} is given to both "
+                           f"{variant.type(old[0]).name!r} and {variant.type(tidx).name!r}")
+    start[sq] = (tidx, colour)
+
+
+def parse_placement(board: str, variant: Variant, where: str) -> dict[int, tuple[int, int, bool | None]]:
+    """Parse a FEN-like board field into {square: (type index, colour, virgin mark)}.
+
+    Empty runs are numbers (``10`` on wide boards; holes count as empty
+    squares and must stay empty); a piece is a letter or ``+`` and a letter,
+    optionally followed by ``*`` (has moved) or ``^`` (has not moved).
+    """
+    rows = board.split("/")
+    if len(rows) != variant.ranks:
+        raise VariantError(f"{where}: {len(rows)} ranks, the board has {variant.ranks}")
+    out: dict[int, tuple[int, int, bool | None]] = {}
+    for i, row in enumerate(rows):
+        r = variant.ranks - 1 - i
+        f = 0
+        for run, piece, mark in re.findall(r"(\d+)|(\+?[A-Za-z]|.)([*^]?)", row):
+            if run:
+                f += int(run)
+                continue
+            if f >= variant.files:
+                raise VariantError(f"{where}: rank {r + 1} describes more than {variant.files} files")
+            out[r * variant.files + f] = _placed(variant, piece, mark, r * variant.files + f, where)
+            f += 1
+        if f != variant.files:
+            raise VariantError(f"{where}: rank {r + 1} describes {f} files, the board has {variant.files}")
+    return out
+
+
+def _placed(variant: Variant, piece: str, mark: str, sq: int, where: str) -> tuple[int, int, bool | None]:
+    try:
+        t = variant.type_by_letter(piece)
+    except KeyError:
+        raise VariantError(f"{where}: unknown piece letter {piece!r} on rank {sq // variant.files + 1}") from None
+    if sq in variant.holes:
+        raise VariantError(f"{where}: {variant.square_name(sq)} is a hole, not on the board")
+    return t.index, WHITE if piece[-1].isupper() else BLACK, (mark == "^") if mark else None
+
+
+# -- what the page's game has that morphchess does not play ---------------------------------------
+def _not_enforced(variant: Variant, items: _Items) -> list[str]:
+    """One line per rule of the page that is loaded but not played (see docs/definitions.md)."""
+    params = items.params
+    out = []
+    if "satellite" in params:
+        out.append(f"satellite={params['satellite']}: the page's own script (rules written in JavaScript "
+                   "or only in the page's prose) is not run; check the page for rules beyond the definition")
+    if variant.holdings[WHITE] or variant.holdings[BLACK] or variant.captures_to_hand:
+        out.append("holdings (pieces in hand, holdingsType, sixth-field counts) are loaded but not "
+                   "played: no piece goes to a hand and no piece is dropped")
+    if variant.promo_offset:
+        out.append(f"promoOffset={variant.promo_offset}: shogi-style promotion (type n becomes type "
+                   f"n+{variant.promo_offset}) is not played")
+    if variant.promo_limits:
+        out.append("promoChoice prefixes and rank counts ('!', '*', digits) are not enforced: every "
+                   "listed type is offered on every rank of the zone")
+    out += [f"{key}={params[key]}: {what} is not enforced" for key, what in (
+        ("protected", "the Lion-trading rule (protected)"), ("counterStrike", "the counter-strike rule"),
+        ("iron", "iron pieces (cannot be captured)"), ("antiTrade", "the anti-trade rule"),
+        ("extinction", "the extinction rule"), ("succession", "the succession rule"),
+        ("castleFlip", "flipped castling"), ("autoGate", "gating"),
+        ("zonal", "piece confinement")) if key in params]
+    if variant.shuffle:
+        out.append(f"shuffle={params['shuffle']}: shuffled arrays castle with the nominal array's "
+                   "king and rook squares, not Fischer-style")
+    return out

@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from .betza import PieceMoves
 from .errors import InputError
 
-__all__ = ["VariantError", "PieceType", "Variant", "WHITE", "BLACK"]
+__all__ = ["VariantError", "PieceType", "PromoLimit", "Variant", "WHITE", "BLACK"]
 
 WHITE, BLACK = 0, 1
 
@@ -39,6 +39,14 @@ class _Freezable:
 
     def _freeze_fields(self, **values: Any) -> None:
         self.__dict__.update(values, _frozen=True)
+
+
+class PromoLimit(NamedTuple):
+    """Where a promotion choice may be taken (promoChoice's ``!``, ``*`` and rank count)."""
+
+    not_last_rank: bool = False  # '!': not on the last rank (there the piece must choose another)
+    from_hand: bool = False  # '*': only while a piece of that type is in the promoting side's hand
+    depth: int = 0  # only on the last ``depth`` ranks; 0: the whole zone
 
 
 @dataclass(eq=False)
@@ -80,6 +88,23 @@ class Variant(_Freezable):
     fifty_moves: int = 50  # 0 switches the rule off
     repetitions: int = 3  # 0 switches the rule off
     transforms: Sequence[Sequence[int]] = field(default_factory=list)
+    # Squares that are not on the board (the ID's "hole" lines); no piece enters or crosses them.
+    holes: frozenset[int] = frozenset()
+    # Pieces in hand at the start, per colour: {type index: count}; holdings_type is the ID's
+    # holdingsType (0: captured pieces vanish, > 0: to their owner's hand, < 0: to the capturer's,
+    # -1 demoted by promo_offset); captures_to_hand = holdings_type != 0.
+    holdings: Sequence[Mapping[int, int]] = field(default_factory=lambda: ({}, {}))
+    holdings_type: int = 0
+    captures_to_hand: bool = False
+    promo_offset: int = 0  # shogi style: type n (n <= max_promote) promotes to type n + promo_offset
+    promo_limits: Mapping[int, PromoLimit] = field(default_factory=dict)
+    # Type indices named by protected=, counterStrike=, iron=, extinction=, succession=.
+    protected: Sequence[int] = ()
+    counter_strike: Sequence[int] = ()
+    iron: Sequence[int] = ()
+    extinction: Sequence[int] = ()
+    succession: Sequence[int] = ()
+    shuffle: Sequence[str] = ()  # shuffle= groups, applied in turn (setup "shuffle-SEED")
     params: Mapping[str, str] = field(default_factory=dict)
     warnings: Sequence[str] = field(default_factory=list)
     text: str = ""
@@ -115,16 +140,63 @@ class Variant(_Freezable):
     def promotes(self, t: PieceType) -> bool:
         return self.promo_zone > 0 and t.index <= self.max_promote and bool(self.promo_choice)
 
+    def promoted_type(self, t: PieceType) -> int | None:
+        """Shogi style (promo_offset): the type ``t`` promotes to; the ID wraps past the last type
+        to type promo_offset + 1.  None where ``t`` does not promote this way."""
+        if not self.promo_offset or t.index > self.max_promote:
+            return None
+        n = t.index + self.promo_offset
+        return n if n <= len(self.types) else self.promo_offset + 1
+
+    def promotion_choices(self, t: PieceType, depth: int) -> tuple[int, ...]:
+        """Chess style: the types ``t`` may choose on arriving ``depth`` ranks before the last
+        (0 = the last rank), promo_limits applied except ``from_hand`` (a position's matter)."""
+        if not self.promotes(t) or depth >= self.promo_zone:
+            return ()
+        out = []
+        for i in self.promo_choice:
+            limit = self.promo_limits.get(i, PromoLimit())
+            if (limit.not_last_rank and depth == 0) or (limit.depth and depth >= limit.depth):
+                continue
+            out.append(i)
+        return tuple(out)
+
     def is_pawn_like(self, t: PieceType) -> bool:
         """Types whose moves reset the 50-move count: promoting types and types named '... pawn'."""
         return self.promotes(t) or (not t.royal and t.name.lower().endswith("pawn"))
 
-    def placement(self, setup: str) -> dict[int, tuple[int, int]]:
-        """The start array named ``setup``; :class:`VariantError` lists the names if there is none."""
-        try:
+    def placement(self, setup: str) -> Mapping[int, tuple[int, int]]:
+        """The start array named ``setup``; :class:`VariantError` lists the names if there is none.
+
+        With shuffle= groups, ``shuffle-SEED`` (SEED a whole number) names the
+        array shuffled from the standard one by that seed, the same every time."""
+        if setup in self.setups:
             return self.setups[setup]
-        except KeyError:
-            raise VariantError(f"{self.name} has no setup {setup!r}; it has: {', '.join(self.setups)}") from None
+        seed = setup[8:] if setup.startswith("shuffle-") else ""
+        if self.shuffle and seed.isdigit():
+            from .shuffle import shuffled
+            return self.derived(("shuffle", int(seed)), lambda: MappingProxyType(shuffled(self, int(seed))))
+        names = ", ".join([*self.setups, "shuffle-SEED"] if self.shuffle else self.setups)
+        raise VariantError(f"{self.name} has no setup {setup!r}; it has: {names}")
+
+    def kings_only_draw(self) -> bool:
+        """Is a board of royal pieces only a draw?  Only where every royal type reaches just the
+        squares next to it and keeps its type wherever it goes (kings can then never win)."""
+        return self.derived("kings_only_draw", self._royals_are_kings)
+
+    def _royals_are_kings(self) -> bool:
+        from .pieces import code
+        t = self.tables
+        sq = (self.ranks // 2) * self.files + self.files // 2
+        for pt in self.types:
+            if not pt.royal:
+                continue
+            c = code(pt.index, WHITE)
+            near = all(max(abs(to % self.files - sq % self.files), abs(to // self.files - sq // self.files)) <= 1
+                       for to, *_ in t.reach(c, sq))
+            if not near or pt.morph is not None or self.promotes(pt) or self.promoted_type(pt):
+                return False
+        return True
 
     # -- freezing and derived data ------------------------------------------
     def freeze(self) -> None:
@@ -132,7 +204,9 @@ class Variant(_Freezable):
         for t in self.types:
             t._freeze_fields(morph=None if t.morph is None else tuple(t.morph))
         self._freeze_fields(
-            types=tuple(self.types), promo_choice=tuple(self.promo_choice),
+            types=tuple(self.types), promo_choice=tuple(self.promo_choice), holes=frozenset(self.holes),
+            holdings=tuple(MappingProxyType(dict(h)) for h in self.holdings),
+            promo_limits=MappingProxyType(dict(self.promo_limits)), shuffle=tuple(self.shuffle),
             transforms=tuple(tuple(g) for g in self.transforms), warnings=tuple(self.warnings),
             setups=MappingProxyType({k: MappingProxyType(dict(p)) for k, p in self.setups.items()}),
             params=MappingProxyType(dict(self.params)), _derived={})
