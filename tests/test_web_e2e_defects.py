@@ -113,17 +113,20 @@ def test_a_lost_connection_is_shown_and_the_move_is_put_back(page):
     page.wait_for_function("() => document.getElementById('notice').textContent === ''")  # gone once it answers
 
 
-def test_a_stopped_server_is_reported(page, live_server):
+def test_a_stopped_server_is_reported_and_the_game_goes_on_after_a_restart(page, live_server):
     start(page, "chess")
+    click_move(page, "e2", "e4", 1)
     live_server.stop()
     try:
-        sq(page, "e2").click()
-        sq(page, "e4").click()
-        assert "connection" in alert_text(page).lower()
-        assert piece_on(page, "e2") == "P"
+        page.wait_for_function("() => document.getElementById('connection').textContent.includes('Connection lost')")
+        sq(page, "e7").click()
+        sq(page, "e5").click()
+        assert "connection lost" in alert_text(page).lower()
+        assert piece_on(page, "e7") == "p" and piece_on(page, "e5") is None
     finally:
         live_server.start()
-    click_move(page, "e2", "e4", 1)
+    page.wait_for_function("() => document.getElementById('connection').textContent === ''")  # reconnected
+    click_move(page, "e7", "e5", 2)  # the same game, kept in the database
 
 
 # -- picking up, choosers, keyboard -------------------------------------------------------------------

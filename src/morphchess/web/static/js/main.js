@@ -102,7 +102,10 @@ function soundFor(old, game) {
 // A state older than the one shown, or of another game, is dropped unless `switching`.
 async function setGame(game, { switching = false, you = null } = {}) {
   const old = app.game;
-  if (!switching && old && (old.id !== game.id || game.version < old.version)) return;
+  if (!switching && old && (old.id !== game.id || game.version < old.version)) {
+    draw(); // what is shown may still need redrawing (e.g. the end of a pending move)
+    return;
+  }
   if (!app.variant || app.variant.key !== game.variant) showVariant(await variantView(game.variant));
   if (you) app.you = you;
   app.game = game;

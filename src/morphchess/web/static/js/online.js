@@ -26,10 +26,11 @@ export function clearLinks(id) {
   if ($("links").dataset.game !== id) $("links").innerHTML = "";
 }
 
-function playerText(game, side) {
+function playerText(game, side, you) {
   if (game.players[side] === "engine") return `engine (level ${game.level})`;
-  const name = game.names[side] || (game.seats[side] === "free" ? "waiting for a player" : "anonymous");
-  return name;
+  if (game.names[side]) return game.names[side];
+  if (you.includes(side)) return "you";
+  return game.seats[side] === "free" ? "waiting for a player" : "anonymous";
 }
 
 // The players line, the offers and the seat holder's buttons for a game state.
@@ -37,8 +38,9 @@ export function drawOnline(game, you) {
   const online = game.mode !== "local";
   const live = game.status === "playing" || game.status === "open";
   const mine = you.length > 0;
-  $("players").textContent = `White: ${playerText(game, "white")} · Black: ${playerText(game, "black")}`
-    + (mine ? ` · you play ${you.length === 2 ? "both sides" : you[0]}` : " · you are watching");
+  const people = you.filter((side) => game.players[side] === "human");
+  $("players").textContent = `White: ${playerText(game, "white", you)} · Black: ${playerText(game, "black", you)}`
+    + (!mine ? " · you are watching" : people.length === 1 ? ` · you play ${people[0]}` : "");
   $("resign").disabled = !mine || game.status !== "playing";
   $("offer-draw").disabled = !online || !mine || game.status !== "playing" || Boolean(game.offers.draw);
   $("abort").disabled = !mine || !live || game.ply >= 2;
