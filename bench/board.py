@@ -14,28 +14,7 @@ import argparse
 import time
 
 from morphchess import Board, Position, builtin, variant_names
-
-
-def position_perft(pos: Position, depth: int) -> int:
-    if depth == 0:
-        return 1
-    n = 0
-    for m in pos.legal_moves():
-        pos.make(m)
-        n += position_perft(pos, depth - 1)
-        pos.unmake()
-    return n
-
-
-def board_perft(board: Board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    n = 0
-    for m in board.legal_moves:
-        board.push(m)
-        n += board_perft(board, depth - 1)
-        board.pop()
-    return n
+from perft import chess_perft as board_perft  # push/pop at every leaf: python-chess and Board alike
 
 
 def best_of(run, repeat: int = 1) -> tuple[int, float]:
@@ -55,7 +34,8 @@ def main() -> None:
     print(f"{'variant':16} {'leaves':>10} {'Position s':>11} {'Board s':>9} {'Board/Position':>15}")
     for name in args.variants:
         v = builtin(name)
-        leaves, core = best_of(lambda v=v: position_perft(Position(v), args.depth))
+        Position(v).perft(2)  # compile the tables before timing
+        leaves, core = best_of(lambda v=v: Position(v).perft(args.depth))
         board_leaves, wrapped = best_of(lambda v=v: board_perft(Board(v), args.depth))
         assert board_leaves == leaves, (name, leaves, board_leaves)
         print(f"{name:16} {leaves:>10,} {core:>11.2f} {wrapped:>9.2f} {wrapped / core:>14.2f}x", flush=True)

@@ -40,7 +40,7 @@ def main() -> None:
     for name in args.variants:
         for label, pos in positions(name):
             times = []
-            r = search(pos, depth=args.depth, on_info=lambda info: times.append(f"{info.seconds:.2f}"))
+            r = search(pos, depth=args.depth, on_info=lambda info, times=times: times.append(f"{info.seconds:.2f}"))
             print(f"| {name} | {label} | {r.depth} | {' '.join(times)} | {r.nodes} | "
                   f"{r.nodes / r.seconds:.0f} | {move_to_coord(pos, r.move)} |", flush=True)
 
