@@ -182,8 +182,7 @@ K = "\nking:K:K::e1"
     ("hello files=8 knight:N:N::b1", ["'hello'"]),
     ("knight:N:N::b1\nbishop:B:B::b1" + K, ["b1", "knight", "bishop"]),
     ("frobnitz:F:::b1" + K, ["frobnitz", "no moves"]),
-    ("cannon:C:mRcpR::b1" + K, ["cannon", "hopper"]),
-    ("archer:A:afsW::b1" + K, ["archer", "multi-leg"]),
+    ("archer:A:N%::b1" + K, ["archer", "XBetza 'N%'"]),
     ("repetitions=1" + K, ["repetitions=1"]),
     ("transform=NK\nknight:N:N::b1" + K, ["transform=NK", "royal"]),
     ("setup=foo\nknight:N:N::b1" + K, ["setup=foo"]),
@@ -208,3 +207,129 @@ def test_a_loaded_variant_is_frozen():
         with pytest.raises((AttributeError, TypeError)):
             change()
     assert v.derived("answer", lambda: 42) == 42 and v.derived("answer", lambda: 0) == 42
+
+
+# -- the ID's name defaults and game parameters ---------------------------------------------------
+
+def test_empty_move_fields_take_the_ids_defaults_by_whole_lower_case_name():
+    v = load("files=10\nWizard::::a1\nchampion:S:::b1\ncamel:A:::c1\nzebra::::d1\nMan::::e1\nking::::f1", "d")
+    got = {t.name: (t.letter, t.betza) for t in v.types}
+    assert got == {"Wizard": ("W", "FC"), "champion": ("S", "WAD"), "camel": ("A", "C"),
+                   "zebra": ("Z", "Z"), "Man": ("M", "K"), "king": ("K", "KisO3")}
+    for name in ("wizards", "camel rider", "grand wizard"):  # no plurals, no prefixes, no suffixes
+        with pytest.raises(VariantError, match=f"'{name}'.*no moves"):
+            load(f"{name}:X:::a1\nking::::e1", "d")
+
+
+def test_a_default_the_move_parser_refuses_names_the_piece_and_the_construct():
+    try:
+        load("cannon::::a1\nking::::e1", "c")
+    except VariantError as e:  # until the XBetza helper's hoppers land: the construct is named
+        assert "piece 'cannon'" in str(e) and "mRcpR" in str(e)
+    else:
+        assert load("cannon::::a1\nking::::e1", "c").type_by_letter("C").betza == "mRcpR"
+
+
+def test_holes_are_not_on_the_board():
+    v = load("files=4 ranks=4\nhole::::a1,b1\nrook:R:R::c1\nking:K:K::d1", "holes")
+    assert {v.square_name(s) for s in v.holes} == {"a1", "b1", "a4", "b4"}  # mirrored like pieces
+    assert [t.name for t in v.types] == ["rook", "king"]  # a hole is no piece type
+    assert not set(v.setups["standard"]) & v.holes
+    covered = load("files=4 ranks=4\nrook:R:R::a1-c1\nhole::::a1\nking:K:K::d1", "covered")
+    assert {covered.square_name(s) for s in covered.setups["standard"]} == {"b1", "c1", "d1", "b4", "c4", "d4"}
+    with pytest.raises(VariantError, match="a1 is a hole"):
+        load("files=4 ranks=4 setup=x:4/4/4/R2K\nhole::::a1\nrook:R:R::c1\nking:K:K::d1", "bad")
+
+
+def test_holdings_counts_and_type_are_read_and_warned():
+    with pytest.warns(VariantWarning, match="holdings"):
+        v = load("holdingsType=-1\nrook:R:R::a1:2\nbishop:B:B::c1:1,3\nking:K:K::e1", "h")
+    assert v.holdings == ({1: 2, 2: 1}, {1: 2, 2: 3})
+    assert v.holdings_type == -1 and v.captures_to_hand
+    quiet = load("rook:R:R::a1\nking:K:K::e1", "q")
+    assert quiet.holdings == ({}, {}) and not quiet.captures_to_hand and not quiet.warnings
+    with pytest.raises(VariantError, match="rook.*holdings 'x'"):
+        load("rook:R:R::a1:x\nking:K:K::e1", "bad")
+
+
+def test_promo_offset_gives_each_promoting_type_its_promoted_type():
+    with pytest.warns(VariantWarning, match="promoOffset=2"):
+        v = load("promoOffset=2 maxPromote=2\npawn:P:fW::a2\nsilver:S:FfW::b1\n"
+                 "tokin:T:WfF::\ngold:G:WfF::\nking:K:K::e1", "shogi")
+    pawn, silver, tokin, king = (v.type_by_letter(x) for x in "PSTK")
+    assert (v.promoted_type(pawn), v.promoted_type(silver)) == (tokin.index, v.type_by_letter("G").index)
+    assert v.promoted_type(tokin) is None and v.promoted_type(king) is None
+    with pytest.warns(VariantWarning, match="promoOffset"):
+        wrap = load("royal=K promoOffset=2 maxPromote=2\nking:K:K::e1\npawn:P:fW::a2\ntokin:T:WfF::", "w")
+    assert wrap.promoted_type(wrap.type_by_letter("P")) == 3  # past the last type: promo_offset + 1
+
+
+def test_promo_choice_prefixes_and_rank_counts():
+    text = ("files=12 ranks=12 promoZone=3 promoChoice=!P*N*B*R2*Q1\npawn:P:fW::a3\n"
+            "knight:N:N::b1\nbishop:B:B::c1\nrook:R:R::d1\nqueen:Q:Q::e1\nking:K:K::f1")
+    with pytest.warns(VariantWarning, match="promoChoice prefixes"):
+        v = load(text, "g")
+    letters = lambda depth: "".join(v.type(i).letter for i in v.promotion_choices(v.type(1), depth))  # noqa: E731
+    assert (letters(0), letters(1), letters(2), letters(3)) == ("NBRQ", "PNBR", "PNB", "")
+    assert v.promo_limits[v.type_by_letter("N").index].from_hand
+
+
+def test_promo_choice_defaults_to_the_ids_qnrb():
+    v = load("pawn:P:fW::a2\nknight:N:N::b1\nrook:R:R::a1\nking:K:K::e1", "d")
+    assert [v.type(i).letter for i in v.promo_choice] == ["N", "R"]
+
+
+def test_plus_letter_ids_in_definitions_and_position_text():
+    with pytest.warns(VariantWarning, match="promoOffset"):
+        v = load("promoOffset=1\npawn:P:fW::a2\ntokin:+P:WfF::\nking:K:K::e1 setup=t:4k3/8/8/8/8/8/+P7/4K3", "p")
+    assert v.type(2).letter == "+P" and v.setups["t"][v.square("a2")] == (2, 0)
+    with pytest.raises(VariantError, match="lion dog.*'LD'.*multi-letter"):
+        load("lion dog:LD:K::a1\nking:K:K::e1", "bad")
+
+
+def test_royal_protected_counterstrike_extinction_succession_by_letter_or_number():
+    with pytest.warns(VariantWarning) as caught:
+        v = load("royal=1 royal=K protected=2 counterStrike=L extinction=P succession=1\n"
+                 "prince:I:K::d1\nlion:L:KNAD::c1\npawn:P:fW::a2\nking:K:K::e1", "r")
+    assert [t.letter for t in v.types if t.royal] == ["I", "K"]
+    assert (v.protected, v.counter_strike, v.extinction, v.succession) == ((2,), (2,), (3,), (1,))
+    text = " ".join(str(w.message) for w in caught)
+    for key in ("protected=2", "counterStrike=L", "extinction=P", "succession=1"):
+        assert key in text
+
+
+def test_satellite_and_unknown_keys_warn_once_cosmetic_keys_do_not():
+    with pytest.warns(VariantWarning) as caught:
+        v = load("satellite=demo frobnicate=1 startShade=#000 fileOffset=1 background=x theme=y "
+                 "firstRank=0 enableAI=0 title=Demo\nking:K:K::e1", "s")
+    assert len(caught) == len(v.warnings) == 2
+    satellite, unknown = sorted(v.warnings, key=lambda w: "frobnicate" in w)
+    assert "satellite=demo" in satellite and "script" in satellite and "frobnicate" in unknown
+
+
+def test_shuffle_is_reproducible_and_keeps_the_constraints():
+    from pathlib import Path
+    with pytest.warns(VariantWarning, match="Fischer"):
+        v = load(Path(__file__).with_name("definitions").joinpath("capablanca-random.txt").read_text(), "crc")
+    assert v.placement("standard") == v.setups["standard"]  # the nominal array stays the standard setup
+    arrays = set()
+    for seed in range(40):
+        placed = v.placement(f"shuffle-{seed}")
+        assert placed == v.placement(f"shuffle-{seed}")
+        white = {sq: v.type(t).letter for sq, (t, c) in placed.items() if c == 0 and sq < v.files}
+        row = "".join(white[sq] for sq in range(v.files))
+        arrays.add(row)
+        shade = {ch: {(sq % v.files) % 2 for sq, x in white.items() if x == ch} for ch in "BQA"}
+        assert shade["B"] == {0, 1} and shade["Q"] != shade["A"]
+        assert row.index("R") < row.index("K") < row.rindex("R")
+        black = "".join(v.type(placed[sq][0]).letter for sq in range(7 * v.files, 8 * v.files))
+        assert black == row  # mirror symmetry
+    assert len(arrays) > 30
+    with pytest.raises(VariantError, match="shuffle-SEED"):
+        v.placement("random")
+
+
+def test_kings_only_is_a_draw_only_where_kings_cannot_win():
+    assert builtin("chess").kings_only_draw()
+    assert not load("royal=Q\nqueen:Q:Q::d1\nking:K:K::e1", "q").kings_only_draw()
+    assert not builtin("morphing-chess").kings_only_draw()  # royal pieces morph into royal amazons
