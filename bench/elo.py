@@ -13,6 +13,8 @@ Parts (each prints a markdown table):
   those games (maximum likelihood, 95% likelihood interval).
 * ``fairymax``: the engine against Fairy-Max (CECP, through ``xboard:``), same time per move.
 * ``ladder``: in every variant, the engine against fixed-depth settings of itself (``--depths``).
+* ``previous``: in every variant, the engine against the engine of an earlier commit
+  (``--previous REF``, any commit that has ``morphchess uci``), run from a ``git archive`` copy.
 
 Colours alternate and both games of a pair start from the same random two-ply opening.
 The engines run on the wall clock: a loaded machine weakens the Python engine more than the
@@ -24,7 +26,11 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shlex
 import shutil
+import subprocess
+import sys
+import tempfile
 import time
 
 from morphchess import Position, builtin
@@ -112,12 +118,13 @@ def part_speed(args) -> None:
               "(sunfish not installed) | - |", flush=True)
 
 
-def match_row(variant: str, engine: str, opponent: str, games: int, args) -> MatchResult:
+def match_row(variant: str, engine: str, opponent: str, games: int, args, label: str | None = None) -> MatchResult:
+    """Play one match and print its table row (``label`` names the opponent in the row)."""
     start = time.perf_counter()
     r = run_match(variant, engine, opponent, games, movetime_ms=args.movetime, jobs=args.jobs, seed=args.seed,
                   progress=progress_bar(games) if args.progress else None)
     diff, low, high = elo_interval(r)
-    print(f"| {variant} | {engine} | {opponent} | +{r.wins} ={r.draws} -{r.losses} | {r.score:.1%} | "
+    print(f"| {variant} | {engine} | {label or opponent} | +{r.wins} ={r.draws} -{r.losses} | {r.score:.1%} | "
           f"{diff:+.0f} ({low:+.0f}..{high:+.0f}) | {(time.perf_counter() - start) / 60:.1f} |", flush=True)
     return r
 
@@ -158,12 +165,26 @@ def part_ladder(args) -> None:
             match_row(variant, f"time:{args.movetime}", f"depth:{depth}", args.ladder_games, args)
 
 
-PARTS = {"speed": part_speed, "stockfish": part_stockfish, "fairymax": part_fairymax, "ladder": part_ladder}
+def part_previous(args) -> None:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", root, "archive", args.previous], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        command = shlex.join(["env", f"PYTHONPATH={os.path.join(tmp, 'src')}", sys.executable, "-m",
+                              "morphchess.cli", "uci"])
+        print(f"\nuci:previous = the engine of {args.previous}\n\n" + HEADER)
+        for variant in args.variants:
+            match_row(variant, f"time:{args.movetime}", f"uci:{command}", args.ladder_games, args, "previous")
+
+
+PARTS = {"speed": part_speed, "stockfish": part_stockfish, "fairymax": part_fairymax, "ladder": part_ladder,
+         "previous": part_previous}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--parts", nargs="+", choices=sorted(PARTS), default=list(PARTS))
+    ap.add_argument("--parts", nargs="+", choices=sorted(PARTS), default=[p for p in PARTS if p != "previous"])
+    ap.add_argument("--previous", default="73dfd29", help="git commit of the earlier engine (part 'previous')")
     ap.add_argument("--games", type=int, default=20, help="games per Stockfish level and against Fairy-Max")
     ap.add_argument("--ladder-games", type=int, default=10, help="games per variant and depth")
     ap.add_argument("--movetime", type=int, default=500, help="milliseconds per move, every player")
