@@ -177,3 +177,20 @@ def test_serve_refuses_a_bad_or_busy_port_in_one_line(tmp_path):
         out = _serve("--port", str(busy.getsockname()[1]), "--db", f"sqlite:///{tmp_path}/g.db")
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "cannot listen" in out.stderr
     assert "web board on" not in out.stderr
+
+
+def test_an_engine_seat_whose_server_died_moves_after_the_restart(tmp_path):
+    url = f"sqlite:///{tmp_path}/games.db"
+    server = Server(url).start()
+    status, g = server.call("POST", "/api/games", {"black": "engine", "level": 6})
+    state = server.call("POST", f"/api/games/{g['id']}/moves", {"move": "e2e4", "ply": 0}, g["seat"]["token"])[1]
+    assert state["thinking"]
+    server.kill()  # while the engine thinks
+    server = Server(url).start()
+    try:
+        end = time.monotonic() + 30
+        while time.monotonic() < end and server.call("GET", f"/api/games/{g['id']}")[1]["ply"] < 2:
+            time.sleep(0.2)  # its lease runs out, then the new process searches again
+        assert server.call("GET", f"/api/games/{g['id']}")[1]["ply"] == 2
+    finally:
+        server.stop()

@@ -29,7 +29,7 @@ from .store import Game, Store
 
 __all__ = ["Bots", "info_view"]
 
-LEASE = timedelta(seconds=10)
+LEASE = timedelta(seconds=5)
 WATCH_S = 0.25  # how often a running search looks at its row (stop flag, progress, lease)
 _log = logging.getLogger("morphchess.web")
 
