@@ -1,0 +1,57 @@
+"""Collected real definitions that Fairy-Stockfish can express, move list against move list.
+
+Capablanca Random Chess (tests/definitions/capablanca-random.txt) is Fairy-Stockfish's
+``capablanca`` from another array: its nominal array (castling O3 both ways, as Fairy-Stockfish
+castles on ten files) and shuffled arrays (``setup=shuffle-SEED``; compared without castling
+rights, since Fischer castling is not played yet, see docs/definitions.md).
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+from morphchess import Position, load
+from morphchess.notation import from_fen, to_fen
+from test_perft_fairy import walk
+
+sf = pytest.importorskip("pyffish")
+
+
+@pytest.fixture(scope="module")
+def crc():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return load(Path(__file__).with_name("definitions").joinpath("capablanca-random.txt").read_text(), "crc")
+
+
+def test_nominal_array_depth3(crc):
+    pos = Position(crc)
+    fen = to_fen(pos)
+    assert fen == "ranbqkbncr/pppppppppp/10/10/10/10/PPPPPPPPPP/RANBQKBNCR w KQkq - 0 1"
+    assert walk(pos, "capablanca", fen, [], 3) > 20_000
+
+
+def shuffled_fen(crc, seed: int) -> str:
+    fields = to_fen(Position(crc, f"shuffle-{seed}")).split()
+    fields[2] = "-"
+    return " ".join(fields)
+
+
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_shuffled_arrays_depth2(crc, seed):
+    fen = shuffled_fen(crc, seed)
+    assert walk(from_fen(crc, fen), "capablanca", fen, [], 2) > 500
+
+
+@pytest.mark.slow
+def test_shuffled_array_depth3(crc):
+    fen = shuffled_fen(crc, 7)
+    assert walk(from_fen(crc, fen), "capablanca", fen, [], 3) > 20_000
+
+
+def test_promotion_to_the_page_choices(crc):
+    fen = "r4k3r/1P8/10/10/10/10/10/R4K3R w - - 0 1"
+    assert walk(from_fen(crc, fen), "capablanca", fen, [], 2) > 0
