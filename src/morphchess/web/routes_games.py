@@ -280,7 +280,7 @@ def import_record(request: Request, body: ImportIn):
             board = pgn.read(body.text, store.catalog.get(chosen) if untagged else None).board
         else:
             board = gamecourier.read(body.text, store.catalog.get(chosen), setup=body.setup)
-    except (RecordError, InputError, ValueError) as e:
+    except (RecordError, InputError, ValueError, NotFound) as e:
         raise BadInput(f"{fmt} record: {str(e)[:300]}") from None
     spec = NewGame(variant=store.catalog.key_of(board.variant), setup=board.setup,
                    fen=board.root_fen if board.custom_start else None, moves=[m.uci() for m in board.move_stack],

@@ -283,7 +283,10 @@ class Store:
             raise BadInput(f"mode {spec.mode[:20]!r}: use one of {', '.join(MODES)}")
         tc = clocks.parse(spec.time_control)
         key = self.catalog.add(spec.definition) if spec.definition is not None else spec.variant
-        v = self.catalog.get(key)
+        try:
+            v = self.catalog.get(key)
+        except NotFound as e:
+            raise BadInput(str(e)) from None
         board = _start_board(v, spec)
         kinds, tokens = _seats(spec)
         at = now()
