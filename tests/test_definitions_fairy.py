@@ -3,7 +3,8 @@
 Capablanca Random Chess (tests/definitions/capablanca-random.txt) is Fairy-Stockfish's
 ``capablanca`` from another array: its nominal array (castling O3 both ways, as Fairy-Stockfish
 castles on ten files) and shuffled arrays (``setup=shuffle-SEED``; compared without castling
-rights, since Fischer castling is not played yet, see docs/definitions.md).
+rights, since Fischer castling is not played yet, see docs/definitions.md).  Carrera 960
+(carrera-960.txt) is the same with promotion to Q, A and C only.
 """
 
 from __future__ import annotations
@@ -20,11 +21,21 @@ from test_perft_fairy import walk
 sf = pytest.importorskip("pyffish")
 
 
-@pytest.fixture(scope="module")
-def crc():
+def collected(name: str):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return load(Path(__file__).with_name("definitions").joinpath("capablanca-random.txt").read_text(), "crc")
+        return load(Path(__file__).with_name("definitions").joinpath(f"{name}.txt").read_text(), name)
+
+
+@pytest.fixture(scope="module")
+def crc():
+    return collected("capablanca-random")
+
+
+@pytest.fixture(scope="module")
+def carrera():
+    sf.load_variant_config("[carrera960:capablanca]\npromotionPieceTypes = qac\n")
+    return collected("carrera-960")
 
 
 def test_nominal_array_depth3(crc):
@@ -55,3 +66,16 @@ def test_shuffled_array_depth3(crc):
 def test_promotion_to_the_page_choices(crc):
     fen = "r4k3r/1P8/10/10/10/10/10/R4K3R w - - 0 1"
     assert walk(from_fen(crc, fen), "capablanca", fen, [], 2) > 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_carrera_960_depth2(carrera, seed):
+    fen = shuffled_fen(carrera, seed)
+    assert walk(from_fen(carrera, fen), "carrera960", fen, [], 2) > 500
+
+
+def test_carrera_960_promotes_to_queen_archbishop_chancellor(carrera):
+    fen = "r4k3r/1P8/10/10/10/10/10/R4K3R w - - 0 1"
+    pos = from_fen(carrera, fen)
+    assert walk(pos, "carrera960", fen, [], 2) > 0
+    assert {m for m in sf.legal_moves("carrera960", fen, []) if m.startswith("b7b8")} == {"b7b8q", "b7b8a", "b7b8c"}

@@ -23,6 +23,7 @@ FILES = sorted(HERE.glob("*.txt"))
 # name -> key words of every warning the definition must give when it loads
 WARNINGS = {
     "capablanca-random": ["shuffle=QA,N!BR!AC!QK"],
+    "carrera-960": ["shuffle=N!BRQK"],
     "chak": ["promoOffset=8", "promoChoice prefixes", "counterbare=lose"],
     "elven-chess": ["protected=9", "counterStrike=9"],
     "elven-shogi": ["promoOffset=10", "protected=9", "counterStrike=9"],
