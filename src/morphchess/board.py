@@ -13,9 +13,10 @@ Game Courier logs).  Use :class:`Position` directly where speed matters.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from . import san as _san
+from .errors import quote
 from .move import Kind
 from .move import Move as CoreMove
 from .notation import MoveError, coord_text, from_fen, mover_chose, parse_coord, to_fen
@@ -23,7 +24,10 @@ from .position import Outcome, Position
 from .variant import WHITE, Variant
 from .variants import load_variant
 
-__all__ = ["Board", "Move", "LegalMoves", "RecordError", "move_number"]
+__all__ = ["Board", "Move", "LegalMoves", "RecordError", "RESULTS", "move_number", "number_fits", "play_recorded",
+           "check_result"]
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # how a record may end
 
 
 class Move:
@@ -120,29 +124,63 @@ class LegalMoves:
         return f"<LegalMoves ({', '.join(m.text for m in self)})>"
 
 
-def move_number(board: "Board") -> str:
+def move_number(board: Board) -> str:
     """The number of the move about to be played: ``"12."`` (White) or ``"12..."`` (Black)."""
     pos = board.position
     return f"{pos.fullmove}." if pos.turn == WHITE else f"{pos.fullmove}..."
+
+
+def number_fits(board: Board, token: str) -> bool:
+    """Does a record's move number (``12.``, ``12...``, ``12``) fit the move about to be played?
+    ``12.`` may stand before either side's move, ``12...`` only before Black's."""
+    digits = token.rstrip(". \t\r\n")
+    return digits.lstrip("0") == str(board.position.fullmove) and ("..." not in token or board.turn != WHITE)
 
 
 class RecordError(MoveError):
     """A game record that cannot be replayed to the end.
 
     ``board`` holds the game up to the move at fault (None if no game could
-    be set up), ``move_number`` names that move (``"12."`` or ``"12..."``)
-    and ``text`` is its text in the record.
+    be set up), ``move_number`` names that move (``"12."`` or ``"12..."``),
+    ``text`` is its text in the record and ``line`` its line (1 = first).
     """
 
-    def __init__(self, message: str, board: "Board | None" = None, move_number: str | None = None,
-                 text: str | None = None) -> None:
+    def __init__(self, message: str, board: Board | None = None, move_number: str | None = None,
+                 text: str | None = None, line: int | None = None) -> None:
+        where = [f"line {line}"] if line is not None else []
         if move_number is not None:
-            where = f"move {move_number}" + (f" {text!r}" if text is not None else "")
-            message = f"{where}: {message}"
-        super().__init__(message)
+            where.append(f"move {move_number}" + (f" {quote(text)}" if text is not None else ""))
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
         self.board = board
         self.move_number = move_number
         self.text = text
+        self.line = line
+
+
+def play_recorded(board: Board, text: str, read: Callable[[str], Move], line: int | None = None) -> Move:
+    """Play the move of a game record that ``read(text)`` names (e.g. ``board.parse_san``).
+
+    Raises :class:`RecordError` naming the move when the game was over before it
+    or ``read`` raises :class:`MoveError`; the board is then as it was."""
+    number = move_number(board)
+    outcome = board.outcome()
+    if outcome is not None:
+        raise RecordError(f"the game was already over: {outcome}", board, number, text, line)
+    try:
+        move = read(text)
+    except MoveError as e:
+        raise RecordError(str(e), board, number, text, line) from None
+    board.push(move)
+    return move
+
+
+def check_result(board: Board, result: str, line: int | None = None) -> None:
+    """Refuse a record's result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) that the rules contradict."""
+    outcome = board.outcome()
+    if result not in RESULTS:
+        raise RecordError(f"result {quote(result)} is not one of {', '.join(RESULTS)}", board, line=line)
+    if outcome is not None and result != "*" and result != outcome.result():
+        raise RecordError(f"the record says {result} but the rules say {outcome}", board, line=line)
 
 
 class Board:
@@ -156,7 +194,7 @@ class Board:
 
     def __init__(self, variant: str | Variant = "chess", fen: str | None = None, setup: str | None = None) -> None:
         self.variant = variant if isinstance(variant, Variant) else load_variant(variant)
-        self.setup = setup or "standard"
+        self.setup = "standard" if setup is None else setup
         self.variant.placement(self.setup)
         self.position = from_fen(self.variant, fen) if fen is not None else Position(self.variant, self.setup)
         self.root_fen = to_fen(self.position)

@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 import warnings
 
 from . import uci, xboard
-from .errors import InputError
+from .errors import InputError, quote
 from .idiagram import VariantWarning
 from .lab.cli import add as lab_command
-from .notation import FenError, MoveError, from_fen, move_to_coord, parse_coord, to_fen
+from .notation import move_to_coord, to_fen
 from .position import Position
-from .variant import BLACK, WHITE, Variant, VariantError
+from .variant import BLACK, WHITE, Variant
 from .variants import builtin, load_variant, names
 from .web.serve import add as serve_command
 
 
 class UsageError(InputError):
     """Bad input on the command line: printed as one line, exit status 2."""
+
+
+MAX_PERFT_DEPTH = 20  # deeper counts take years on any board, and recursion would give out first
 
 
 def _variant(spec: str) -> Variant:
@@ -33,18 +35,19 @@ def _variant(spec: str) -> Variant:
 
 
 def start_position(v: Variant, setup: str | None, fen: str | None, moves: str | None) -> Position:
-    """The position named by --setup/--fen/--moves options."""
-    if fen and setup:
+    """The position named by --setup/--fen/--moves options (moves after the end of the game refused)."""
+    from .board import Board, RecordError, play_recorded
+    if fen is not None and setup is not None:
         raise UsageError("give --fen or --setup, not both")
-    if setup and setup not in v.setups:
-        raise UsageError(f"{v.name} has no setup {setup!r}; it has: {', '.join(v.setups)}")
-    pos = from_fen(v, fen) if fen else Position(v, setup or "standard")
-    for i, text in enumerate((moves or "").split(), start=1):
+    if fen is not None and not fen.strip():
+        raise UsageError("--fen is empty: give position text, or leave --fen out for the start position")
+    board = Board(v, fen=fen, setup=setup)
+    for text in (moves or "").split():
         try:
-            pos.make(parse_coord(pos, text))
-        except MoveError as e:
-            raise UsageError(f"--moves, move {i}: {e}") from None
-    return pos
+            play_recorded(board, text, board.parse_uci)
+        except RecordError as e:
+            raise UsageError(f"--moves: {e}") from None
+    return board.position
 
 
 def board_picture(v: Variant, cell) -> str:
@@ -66,7 +69,7 @@ def cmd_variants(args) -> None:
 
 def cmd_show(args) -> None:
     v = _variant(args.variant)
-    pos = Position(v, args.setup or "standard")
+    pos = Position(v, "standard" if args.setup is None else args.setup)
     print(f"{v.name}: {v.files}x{v.ranks}")
     print(board_picture(v, lambda sq: pos.t.letter[pos.board[sq]] or "."))
     print(to_fen(pos))
@@ -92,7 +95,7 @@ def cmd_show(args) -> None:
     for t in v.types:
         if t.morph is None:
             continue
-        picture = board_picture(v, lambda sq: v.type(t.morph[sq]).letter if t.morph[sq] else ".")
+        picture = board_picture(v, lambda sq, morph=t.morph: v.type(morph[sq]).letter if morph[sq] else ".")
         shown.setdefault(picture, []).append(t.letter)
     for picture, letters in shown.items():
         print(f"\nMorph table of {', '.join(letters)} (what the piece becomes on arrival; White's view):")
@@ -101,9 +104,9 @@ def cmd_show(args) -> None:
 
 def cmd_perft(args) -> None:
     v = _variant(args.variant)
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
+        raise UsageError(f"depth must be 0 to {MAX_PERFT_DEPTH}, not {args.depth}")
     pos = start_position(v, args.setup, args.fen, args.moves)
-    if args.depth < 0:
-        raise UsageError("depth must be >= 0")
     start = time.perf_counter()
     show_progress = sys.stderr.isatty()
     if args.depth > 0:
@@ -154,6 +157,9 @@ def cmd_bestmove(args) -> None:
     from .engine import search
     v = _variant(args.variant)
     pos = start_position(v, args.setup, args.fen, args.moves)
+    outcome = pos.outcome()
+    if outcome is not None:
+        raise UsageError(f"the game is over, there is no move to find: {outcome}")
 
     def show(info) -> None:
         score = f"mate {info.mate}" if info.mate is not None else f"cp {info.score}"
@@ -167,24 +173,45 @@ def cmd_bestmove(args) -> None:
               flush=True)
 
     result = search(pos, on_info=show, **_search_limits(args))
-    if result.move is None:
-        outcome = pos.outcome()
-        raise UsageError(f"no legal move: {outcome}" if outcome else "no legal move")
     print(move_to_coord(pos, result.move))
 
 
-def cmd_match(args) -> None:
-    from .engine.match import elo_interval, progress_bar, run_match
+def output_file(option: str, path: str):
+    """Open ``path`` for writing before the work starts; UsageError naming ``option`` if it cannot be."""
+    if not path.strip():
+        raise UsageError(f"{option} is empty: give the path of the file to write")
     try:
-        result = run_match(args.variant, args.white, args.black, args.games, movetime_ms=args.movetime,
-                           jobs=args.jobs, seed=args.seed, alternate=not args.no_alternate,
-                           opening_plies=args.opening_plies, setup=args.setup,
-                           progress=None if args.quiet else progress_bar(args.games))
+        return open(path, "w", encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"{option} {quote(path)}: cannot write the file ({e.strerror})") from None
+
+
+def _game_saver(out, progress):
+    """A match progress callback that first appends the finished game to ``out`` (PGN, games apart by a blank
+    line) and flushes it, so that the games played survive anything that ends the match early."""
+    def saved(result, game) -> None:
+        out.write(("\n" if result.n > 1 else "") + game[3])
+        out.flush()
+        if progress:
+            progress(result, game)
+    return saved
+
+
+def cmd_match(args) -> None:
+    from .engine.match import check_match, elo_interval, progress_bar, run_match
+    settings = (args.variant, args.white, args.black, args.games)
+    check_match(*settings, args.movetime, args.jobs, args.opening_plies, args.setup)
+    progress = None if args.quiet else progress_bar(args.games)
+    out = output_file("--pgn", args.pgn) if args.pgn is not None else None
+    try:
+        result = run_match(*settings, movetime_ms=args.movetime, jobs=args.jobs, seed=args.seed,
+                           alternate=not args.no_alternate, opening_plies=args.opening_plies, setup=args.setup,
+                           progress=_game_saver(out, progress) if out else progress)
     except RuntimeError as e:  # an external engine failed
-        raise UsageError(str(e)) from None
-    if args.pgn:
-        with open(args.pgn, "w", encoding="utf-8") as f:
-            f.write("\n".join(game[3] for game in result.games))
+        raise UsageError(f"{e}" + (f" (the games finished so far are in {args.pgn})" if out else "")) from None
+    finally:
+        if out:
+            out.close()
     diff, low, high = elo_interval(result)
     print(f"{args.white} vs {args.black}, {args.variant}, {result.n} games")
     print(f"{'player':24} {'W':>4} {'D':>4} {'L':>4} {'score':>7}")
@@ -203,8 +230,6 @@ def cmd_play(args) -> None:
     from .play import main_loop
     v = _variant(args.variant)
     level_limits(args.level)
-    if args.setup and args.setup not in v.setups:
-        raise UsageError(f"{v.name} has no setup {args.setup!r}; it has: {', '.join(v.setups)}")
     board = Board(v, fen=args.fen, setup=args.setup)
     main_loop(board, args.level, WHITE if args.color == "white" else BLACK,
               unicode=False if args.letters else None)
@@ -227,43 +252,15 @@ def _read_text(path: str) -> str:
         raise UsageError(f"{path}: cannot read the file ({e})") from None
 
 
-def record_format(text: str) -> str:
-    """Guess a record's form: ``pgn`` (tags or SAN), ``gc`` (Game Courier) or ``coord``."""
-    if re.search(r'^\s*\[\w+\s+"', text, re.M):
-        return "pgn"
-    words = text.split()
-    if words and all(re.fullmatch(r"[a-z]\d+[a-z]\d+[a-z]?", w) for w in words):
-        return "coord"
-    if re.search(r"(^|[\s;])([a-z]\d+-[a-z]\d+|[A-Za-z]-[a-z]\d+)([\s;]|$)", text):
-        return "gc"
-    return "pgn"
-
-
-def read_record(text: str, fmt: str | None, variant: str | None, setup: str | None):
-    """Replay a record; returns (board, PGN headers or None).  Errors name the move at fault."""
-    from . import gamecourier, pgn
-    from .board import Board, RecordError, move_number
-    fmt = fmt or record_format(text)
-    if fmt == "pgn":
-        if setup:
-            raise UsageError("a PGN record names its own setup ([VariantSetup]); --setup is for gc and coord")
-        game = pgn.read(text, variant)
-        return game.board, game.headers
-    if fmt == "gc":
-        return gamecourier.read(text, variant or "chess", setup=setup), None
-    board = Board(variant or "chess", setup=setup)
-    for word in text.split():
-        number = move_number(board)
-        try:
-            board.push_uci(word)
-        except MoveError as e:
-            raise RecordError(str(e), board, number, word) from None
-    return board, None
+def _record(args):
+    from .records import read_record
+    return read_record(_read_text(args.file), args.source, args.variant, args.setup)
 
 
 def cmd_convert(args) -> None:
     from . import gamecourier, pgn
-    board, headers = read_record(_read_text(args.file), args.source, args.variant, args.setup)
+    record = _record(args)
+    board, headers = record.board, record.headers
     if args.to == "pgn":
         sys.stdout.write(pgn.write(board, headers))
     elif args.to == "gc":
@@ -273,7 +270,7 @@ def cmd_convert(args) -> None:
 
 
 def cmd_replay(args) -> None:
-    board, _headers = read_record(_read_text(args.file), args.source, args.variant, args.setup)
+    board = _record(args).board
     pos = board.position
     print(board_picture(board.variant, lambda sq: pos.t.letter[pos.board[sq]] or "."))
     print(board.fen())

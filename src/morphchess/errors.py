@@ -7,7 +7,9 @@ one line.  Anything else that escapes is a bug.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "OptionError"]
+__all__ = ["InputError", "OptionError", "cut", "quote"]
+
+EXCERPT = 40  # characters of the input an error message quotes at most
 
 
 class InputError(ValueError):
@@ -16,3 +18,13 @@ class InputError(ValueError):
 
 class OptionError(InputError):
     """A setting out of range or malformed: a level, a search limit, a player, a setup name."""
+
+
+def quote(text: str, limit: int = EXCERPT) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters (``...`` marks the cut)."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
+def cut(text: str, limit: int = EXCERPT) -> str:
+    """``text`` cut to ``limit`` characters (``...`` marks the cut), for error messages."""
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -11,19 +11,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .board import Board, Move, RecordError, move_number
+from .board import RESULTS, Board, Move, RecordError, check_result, move_number, number_fits, play_recorded
+from .errors import cut, quote
+from .notation import MoveError
 from .variant import Variant
 
 __all__ = ["write", "write_move", "read"]
 
-_SQ = r"[a-z]\d+"
+_SQ = r"[a-z][0-9]{1,3}"
 _MOVE = re.compile(rf"(?P<frm>{_SQ})-(?P<to>{_SQ})")
 _PLACE = re.compile(rf"(?P<label>[A-Za-z]+|@)-(?P<to>{_SQ})")
 _REMOVE = re.compile(rf"(?P<sq>{_SQ})-@?")
 _LABEL = re.compile(r"[A-Za-z]+")
-_TOKEN = re.compile(r"\d+\s*\.+|;|[^\s;]+")
-_NUMBER = re.compile(r"\d+\s*\.+")
-_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # a result written at the end is ignored
+_TOKEN = re.compile(r"[0-9]+\s*\.+|;|[^\s;]+")
+_NUMBER = re.compile(r"[0-9]+\s*\.+")
 
 
 def write_move(board: Board, move: Move) -> str:
@@ -74,6 +75,7 @@ class _Turn:
     actions: list
     text: str
     error: str | None = None
+    number: str | None = None  # the move number written before it
 
 
 def _action(label: str | None, tok: str) -> _Action | None:
@@ -89,89 +91,120 @@ def _action(label: str | None, tok: str) -> _Action | None:
     return None
 
 
-def _turns(text: str) -> list[_Turn]:
-    """Split a log into turns; an unreadable token becomes a turn with ``error`` set (and ends the list)."""
-    body = "\n".join(line.split("//", 1)[0] for line in text.splitlines())
-    turns: list[_Turn] = []
-    chained = False
-    label = None
-    for tok in _TOKEN.findall(body):
-        if tok in _RESULTS:
-            continue
-        if _NUMBER.fullmatch(tok) or tok == ";":
-            if label is not None:
-                return turns + [_Turn([], label, f"label {label!r} is not followed by a move")]
-            if tok == ";":
-                if not turns or chained:
-                    return turns + [_Turn([], tok, "';' must join two actions")]
-                chained = True
-            continue
-        if label is None and _LABEL.fullmatch(tok):
-            label = tok
-            continue
-        act = _action(label, tok)
+class _Log:
+    """Splits a log into turns; an unreadable token becomes a last turn with ``error`` set."""
+
+    def __init__(self, text: str) -> None:
+        self.turns: list[_Turn] = []
+        self.result: str | None = None  # a result written at the end
+        self.chained = False
+        self.label: str | None = None
+        self.number: str | None = None
+        body = "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+        for tok in _TOKEN.findall(body):
+            error = self.take(tok)
+            if error:
+                self.turns.append(_Turn([], error[0], error[1]))
+                return
+        if self.label is not None:
+            self.turns.append(_Turn([], self.label, f"label {quote(self.label)} is not followed by a move"))
+        elif self.chained:
+            self.turns.append(_Turn([], ";", "';' at the end of the log joins nothing"))
+
+    def take(self, tok: str) -> tuple[str, str] | None:
+        """Take one token; (text, reason) if it cannot be read."""
+        if self.result is not None:
+            return tok, f"the result {self.result} must end the log"
+        if tok in RESULTS or _NUMBER.fullmatch(tok) or tok == ";":
+            return self.separator(tok)
+        if self.label is None and _LABEL.fullmatch(tok):
+            self.label = tok
+            return None
+        act = _action(self.label, tok)
         if act is None:
-            shown = f"{label} {tok}" if label else tok
-            return turns + [_Turn([], shown, "not Game Courier move text (e.g. P e2-e4, Q-e8, e5-)")]
-        label = None
-        if chained:
-            turns[-1].actions.append(act)
-            turns[-1].text += "; " + act.text
-            chained = False
+            return (f"{self.label} {tok}" if self.label else tok,
+                    "not Game Courier move text (e.g. P e2-e4, Q-e8, e5-)")
+        self.label = None
+        if self.chained:
+            self.turns[-1].actions.append(act)
+            self.turns[-1].text += "; " + act.text
+            self.chained = False
         else:
-            turns.append(_Turn([act], act.text))
-    if label is not None:
-        turns.append(_Turn([], label, f"label {label!r} is not followed by a move"))
-    elif chained:
-        turns.append(_Turn([], ";", "';' at the end of the log joins nothing"))
-    return turns
+            self.turns.append(_Turn([act], act.text, number=self.number))
+            self.number = None
+        return None
+
+    def separator(self, tok: str) -> tuple[str, str] | None:
+        """A result, a move number or ``;``."""
+        if self.label is not None:
+            return self.label, f"label {quote(self.label)} is not followed by a move"
+        if tok == ";":
+            if not self.turns or self.chained:
+                return tok, "';' must join two actions"
+            self.chained = True
+        elif self.chained:
+            return tok, "';' must join two actions"
+        elif tok in RESULTS:
+            self.result = tok
+        else:
+            self.number = tok
+        return None
+
+
+def _square(board: Board, name: str) -> int:
+    try:
+        return board.variant.square(name)
+    except ValueError as e:
+        raise MoveError(str(e)) from None
 
 
 def _resolve(board: Board, turn: _Turn) -> Move:
-    """The legal move a turn describes; ValueError with the reason if none."""
+    """The legal move a turn describes; MoveError with the reason if none."""
     first, rest = turn.actions[0], turn.actions[1:]
     if first.kind == "place":
-        sq = board.variant.square(first.to)
+        sq = _square(board, first.to)
         if rest:
-            raise ValueError("a transformation (placement) cannot be chained with other actions")
+            raise MoveError("a transformation (placement) cannot be chained with other actions")
         cands = [m for m in board.legal_moves
                  if m.is_transformation and m.from_square == sq and m.new_piece.upper() == first.label.upper()]
         if not cands:
-            raise ValueError(f"no own piece on {first.to} can transform into {first.label.upper()}")
+            raise MoveError(f"no own piece on {first.to} can transform into {cut(first.label.upper())}")
         return cands[0]
     if first.kind == "remove":
-        raise ValueError("a turn cannot start by removing a piece")
-    frm, to = board.variant.square(first.frm), board.variant.square(first.to)
+        raise MoveError("a turn cannot start by removing a piece")
+    frm, to = _square(board, first.frm), _square(board, first.to)
     piece = board.piece_at(frm)
     if piece is None:
-        raise ValueError(f"no piece on {first.frm}")
+        raise MoveError(f"no piece on {first.frm}")
     if first.label and first.label.upper() != piece.upper():
-        raise ValueError(f"the label says {first.label} but {piece} stands on {first.frm}")
+        raise MoveError(f"the label says {cut(first.label)} but {piece} stands on {first.frm}")
     cands = [m for m in board.legal_moves if m.from_square == frm and m.to_square == to]
     if not cands:
-        raise ValueError("illegal move")
-    places = [a for a in rest if a.kind == "place" and a.to == first.to]
+        raise MoveError("illegal move")
+    move = _chosen(cands, [a for a in rest if a.kind == "place" and a.to == first.to], first.to)
+    for a in rest:
+        if not (a.kind == "place" and a.to == first.to) and not _side_effect(board, move, a):
+            raise MoveError(f"{quote(a.text)} is not part of this move")
+    return move
+
+
+def _chosen(cands: list[Move], places: list[_Action], to: str) -> Move:
+    """The move of ``cands`` that the placements on its destination ``to`` choose."""
     if len(places) > 1:
-        raise ValueError(f"two placements on {first.to}")
+        raise MoveError(f"two placements on {to}")
     if places:
         new = places[0].label.upper()
         chosen = [m for m in cands if m.new_piece.upper() == new]
         if not chosen:
             becomes = ", ".join(sorted({m.new_piece.upper() for m in cands}))
-            raise ValueError(f"the piece cannot become {new} here (it becomes {becomes})")
+            raise MoveError(f"the piece cannot become {cut(new)} here (it becomes {becomes})")
     else:
         chosen = [m for m in cands if not m.is_choice]
         if not chosen:
             options = sorted({m.new_piece for m in cands})
-            raise ValueError(f"a promotion needs the new piece, e.g. '; {options[0]}-{first.to}' "
-                             f"(one of {', '.join(options)})")
-    move = chosen[0]
-    for a in rest:
-        if a in places:
-            continue
-        if not _side_effect(board, move, a):
-            raise ValueError(f"{a.text!r} is not part of this move")
-    return move
+            raise MoveError(f"a promotion needs the new piece, e.g. '; {options[0]}-{to}' "
+                            f"(one of {', '.join(options)})")
+    return chosen[0]
 
 
 def _side_effect(board: Board, move: Move, a: _Action) -> bool:
@@ -189,17 +222,21 @@ def _side_effect(board: Board, move: Move, a: _Action) -> bool:
 def read(text: str, variant: str | Variant, setup: str | None = None, fen: str | None = None) -> Board:
     """Replay a Game Courier log of ``variant`` (from ``setup`` or ``fen``) and return the board.
 
-    Move numbers, labels (any case) and ``//`` comments are optional.  A turn
-    that cannot be read or played raises :class:`~morphchess.board.RecordError`
-    naming its move number and text; ``error.board`` holds the game so far.
+    Move numbers, labels (any case) and ``//`` comments are optional; a move
+    number must fit its move, a result must end the log and fit the rules.
+    A turn that cannot be read or played, or comes after the end of the game,
+    raises :class:`~morphchess.board.RecordError` naming its move number and
+    text; ``error.board`` holds the game so far.
     """
     board = Board(variant, fen=fen, setup=setup)
-    for turn in _turns(text):
+    log = _Log(text)
+    for turn in log.turns:
         if turn.error:
             raise RecordError(turn.error, board, move_number(board), turn.text)
-        try:
-            move = _resolve(board, turn)
-        except ValueError as e:
-            raise RecordError(str(e), board, move_number(board), turn.text) from None
-        board.push(move)
+        if turn.number is not None and not number_fits(board, turn.number):
+            raise RecordError(f"the move number {quote(turn.number)} does not fit", board, move_number(board),
+                              turn.text)
+        play_recorded(board, turn.text, lambda _text, turn=turn: _resolve(board, turn))
+    if log.result is not None:
+        check_result(board, log.result)
     return board

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import InputError
+from .errors import InputError, quote
 from .idiagram import parse_placement
 from .move import Kind, Move
 from .pieces import as_unmoved, code, colour_of, is_own, is_unmoved, type_of
@@ -150,23 +150,33 @@ def from_fen(variant: Variant, fen: str) -> Position:
     except VariantError as e:
         raise FenError(str(e)) from None
     if side not in ("w", "b"):
-        raise FenError(f"side to move {side!r}: use w or b")
+        raise FenError(f"side to move {quote(side)}: use w or b")
     turn = WHITE if side == "w" else BLACK
-    try:
-        halfmove, fullmove = int(half), int(full)
-    except ValueError:
-        raise FenError(f"move counters {half!r} {full!r} must be whole numbers") from None
-    if halfmove < 0 or fullmove < 1:
-        raise FenError("the halfmove clock must be >= 0 and the move number >= 1")
+    for name, value in (("halfmove clock", half), ("move number", full)):
+        if not _COUNTER.fullmatch(value):
+            raise FenError(f"the {name} {quote(value)} must be a whole number >= 0 (at most 9 digits)")
+    halfmove, fullmove = int(half), int(full)
+    if fullmove < 1:
+        raise FenError("the move number (last field) must be at least 1")
     for sq, (ti, _colour, mark) in placed.items():
         if mark is not None and not variant.tables.tracks_virgin[ti]:
             raise FenError(f"board field: the moved-state mark on {variant.square_name(sq)} means nothing "
                            f"for a {variant.type(ti).name}")
     codes = _with_moved_state(variant, placed, turn, castling)
     pos = Position.from_board(variant, codes, turn, _en_passant(variant, codes, turn, ep), halfmove, fullmove)
+    _check_royals(pos)
     if any(pos.attacked(r, turn) for r in pos.royals[turn ^ 1]):
         raise FenError("impossible position: the side not to move is in check")
     return pos
+
+
+def _check_royals(pos: Position) -> None:
+    """Refuse a board where a side has no royal piece although the variant has royal types."""
+    royal = "".join(t.letter for t in pos.variant.types if t.royal)
+    for colour, name in ((WHITE, "White"), (BLACK, "Black")):
+        if royal and not pos.royals[colour]:
+            letters = royal if colour == WHITE else royal.lower()
+            raise FenError(f"board field: {name} has no royal piece ({', '.join(letters)})")
 
 
 def _fields(fen: str) -> list[str]:
@@ -204,7 +214,9 @@ def _castling_rights(variant: Variant, pos: Position, partners: dict, castling: 
     rights: set[int] = set()
     if castling == "-":
         return rights
-    for ch in castling:
+    for i, ch in enumerate(castling):
+        if ch in castling[:i]:
+            raise FenError(f"castling field {quote(castling)}: {ch!r} is given twice")
         colour = WHITE if ch.isupper() else BLACK
         if ch.upper() in "KQ":
             side = 1 if ch.upper() == "K" else -1
@@ -214,10 +226,10 @@ def _castling_rights(variant: Variant, pos: Position, partners: dict, castling: 
             found = [ps for (c, _s, _k), ps in partners.items()
                      if c == colour and ps is not None and ps % variant.files == f]
         else:
-            raise FenError(f"castling field {castling!r}: {ch!r} is not K, Q, k, q or a file letter")
+            raise FenError(f"castling field {quote(castling)}: {ch!r} is not K, Q, k, q or a file letter")
         found = [ps for ps in found if is_own(pos.board[ps], colour)]
         if not found:
-            raise FenError(f"castling field {castling!r}: no castling king and partner for {ch!r}")
+            raise FenError(f"castling field {quote(castling)}: no castling king and partner for {ch!r}")
         rights.update(found)
     return rights
 
@@ -226,20 +238,29 @@ def _en_passant(variant: Variant, codes: list[int], turn: int, ep: str) -> tuple
     """``(squares, victim square)`` of the en-passant field, or None for ``-``."""
     if ep == "-":
         return None
-    try:
-        squares = tuple(variant.square(s) for s in ep.split(","))
-    except ValueError as e:
-        raise FenError(f"en-passant field {ep!r}: {e}") from None
+    squares = tuple(_square(variant, name, f"en-passant field {quote(ep)}") for name in ep.split(","))
     # the piece that made the step stands just beyond the farthest skipped square
     F = variant.files
     victim = max(squares) + F if turn == BLACK else min(squares) - F
     if not 0 <= victim < variant.size or not codes[victim] or colour_of(codes[victim]) == turn:
-        raise FenError(f"en-passant field {ep!r}: no piece of the side that just moved stands behind it")
+        raise FenError(f"en-passant field {quote(ep)}: no piece of the side that just moved stands behind it")
     return squares, victim
 
 
+def _square(variant: Variant, name: str, where: str) -> int:
+    """The square named ``name``; FenError naming ``where`` if it is no square of the board."""
+    try:
+        if _SQUARE.fullmatch(name):
+            return variant.square(name)
+    except ValueError:
+        pass
+    raise FenError(f"{where}: {quote(name)} is not a square of the {variant.files}x{variant.ranks} board")
+
+
 # -- coordinate move text ------------------------------------------------------
-_COORD = re.compile(r"([a-z])(\d+)-?([a-z])(\d+)([a-z]?)")
+_COORD = re.compile(r"([a-z])([0-9]{1,3})-?([a-z])([0-9]{1,3})([a-z]?)")
+_SQUARE = re.compile(r"[a-z][0-9]{1,3}")
+_COUNTER = re.compile(r"[0-9]{1,9}")
 
 
 def is_choice(pos: Position, m: Move) -> bool:
@@ -275,24 +296,24 @@ def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
     """The legal move named by coordinate text.  Raises :class:`MoveError`."""
     m = _COORD.fullmatch(text.strip().lower())
     if not m:
-        raise MoveError(f"{text!r} is not coordinate move text (e.g. e2e4, e7e8q, c1c1n)")
+        raise MoveError(f"{quote(text)} is not coordinate move text (e.g. e2e4, e7e8q, c1c1n)")
     v = pos.variant
     try:
         frm, to = v.square(m[1] + m[2]), v.square(m[3] + m[4])
     except ValueError as e:
-        raise MoveError(f"{text!r}: {e}") from None
+        raise MoveError(f"{quote(text)}: {e}") from None
     moves = legal if legal is not None else pos.legal_moves()
     cands = [mv for mv in moves if mv.origin == frm and mv.target == to]
     if not cands:
-        raise MoveError(f"illegal move {text!r}")
+        raise MoveError(f"illegal move {quote(text)}")
     suffix = m[5]
     if suffix:
         chosen = [mv for mv in cands if is_choice(pos, mv) and pos.t.letter[mv.piece].lower() == suffix]
         if not chosen:
-            raise MoveError(f"illegal move {text!r}: {suffix!r} is not a choice here")
+            raise MoveError(f"illegal move {quote(text)}: {suffix!r} is not a choice here")
         return chosen[0]
     plain = [mv for mv in cands if not is_choice(pos, mv)]
     if not plain:
         options = ", ".join(sorted({pos.t.letter[mv.piece].lower() for mv in cands}))
-        raise MoveError(f"move {text!r} needs the new piece's letter, one of: {options}")
+        raise MoveError(f"move {quote(text)} needs the new piece's letter, one of: {options}")
     return plain[0]

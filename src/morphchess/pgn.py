@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .board import Board, RecordError, move_number
+from .board import Board, RecordError, check_result, move_number, number_fits, play_recorded
+from .errors import quote
 from .idiagram import load
-from .notation import FenError, MoveError
+from .notation import FenError
 from .variant import WHITE, Variant, VariantError
 from .variants import builtin, load_variant, names
 
@@ -27,19 +28,18 @@ __all__ = ["Game", "write", "read", "read_all"]
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
 _RULE_TAGS = ("Variant", "VariantDefinition", "VariantSetup", "SetUp", "FEN")
-_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _TOKEN = re.compile(r"""
     (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
   | \{(?P<comment>[^}]*)\}
   | ;(?P<line>[^\n]*)
   | (?P<result>1-0|0-1|1/2-1/2|\*)(?=\s|$)
-  | (?P<number>\d+\s*\.+)
+  | (?P<number>\d+(?:\s*\.)+|\d+(?=\s))
   | (?P<nag>\$\d+)
   | (?P<open>\()
   | (?P<close>\))
   | (?P<san>[^\s{}();\[\]]+(?:\([A-Za-z]\)[^\s{}();\[\]]*)?)
   | (?P<bad>\S)
-""", re.VERBOSE)
+""", re.VERBOSE | re.ASCII)
 
 
 @dataclass
@@ -127,95 +127,192 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
-def _variant(headers: dict[str, str], default: str | Variant | None) -> Variant:
+def _same_name(a: str, b: str) -> bool:
+    """Do two variant names name the same game (case, spaces and ``standard`` = ``chess`` ignored)?"""
+    def norm(name: str) -> str:
+        name = name.strip().lower().replace(" ", "-")
+        return "chess" if name == "standard" else name
+    return norm(a) == norm(b)
+
+
+def _given(headers: dict[str, str], given: str | Variant) -> Variant:
+    """The variant the caller gives, refused when the game's tags name another one."""
+    v = given if isinstance(given, Variant) else load_variant(given)
+    tag = headers.get("Variant")
+    if tag is not None and not _same_name(tag, v.name):
+        raise RecordError(f"the game is {quote(tag)} ([Variant] tag), not {v.name}")
+    if "VariantDefinition" in headers and headers["VariantDefinition"].splitlines() != definition_lines(v):
+        raise RecordError(f"the game's [VariantDefinition] is not the definition of {v.name}")
+    return v
+
+
+def _variant(headers: dict[str, str], given: str | Variant | None, fallback: bool) -> Variant:
+    if given is not None and not (fallback and ("Variant" in headers or "VariantDefinition" in headers)):
+        return _given(headers, given)
     name = headers.get("Variant")
     if "VariantDefinition" in headers:
         try:
             return load(headers["VariantDefinition"], name or "custom")
         except VariantError as e:
             raise RecordError(f"[VariantDefinition]: {e}") from None
-    if default is not None:
-        return default if isinstance(default, Variant) else load_variant(default)
-    if name is None or name.lower() in ("standard", "chess"):
+    if name is None:
         return builtin("chess")
     for known in names():
-        if known.lower() == name.lower().replace(" ", "-"):
+        if _same_name(known, name):
             return builtin(known)
-    raise RecordError(f"[Variant \"{name}\"] is not built in ({', '.join(names())}) "
+    raise RecordError(f"[Variant {quote(name)}] is not built in ({', '.join(names())}) "
                       f"and the game has no [VariantDefinition] tag")
 
 
-def _start(headers: dict[str, str], default_variant) -> Board:
-    variant = _variant(headers, default_variant)
-    fen = headers.get("FEN") if headers.get("SetUp", "1" if "FEN" in headers else "0") == "1" else None
+def _start(headers: dict[str, str], given, fallback: bool) -> Board:
+    variant = _variant(headers, given, fallback)
+    setup_tag = headers.get("SetUp")
+    if setup_tag not in (None, "0", "1"):
+        raise RecordError(f'[SetUp {quote(setup_tag)}] must be "0" or "1"')
+    if setup_tag == "1" and "FEN" not in headers:
+        raise RecordError('[SetUp "1"] without a [FEN] tag')
+    if setup_tag == "0" and "FEN" in headers:
+        raise RecordError('[SetUp "0"] says the game starts from the array, but there is a [FEN] tag')
     try:
-        return Board(variant, fen=fen, setup=headers.get("VariantSetup"))
+        return Board(variant, fen=headers.get("FEN"), setup=headers.get("VariantSetup"))
     except (FenError, VariantError) as e:
         raise RecordError(f"the game's start: {e}") from None
 
 
-def _games(text: str, variant):
-    """Yield the games of PGN text one by one."""
-    text = "\n".join(line for line in text.splitlines() if not line.startswith("%"))
-    headers: dict[str, str] = {}
-    game: Game | None = None
-    depth = 0  # inside variations (skipped)
-    for tok in _TOKEN.finditer(text):
-        kind = tok.lastgroup
-        if kind == "tag":
-            if game is not None:  # the previous game had no result token
-                yield game
-                game, headers, depth = None, {}, 0
-            name, value = tok["name"], _unescape(tok["value"])
-            if name == "VariantDefinition" and name in headers:  # one tag per line of the text
-                value = headers[name] + "\n" + value
-            headers[name] = value
-            continue
-        if kind == "bad":
-            raise RecordError(f"unexpected character {tok[0]!r}", game.board if game else None)
-        if game is None:
-            if kind == "result" and not headers:
+class _Reader:
+    """Reads the games of PGN text token by token; errors name the line and the move."""
+
+    def __init__(self, text: str, given, fallback: bool) -> None:
+        self.text = re.sub(r"(?m)^%.*$", "", text)  # escape lines are dropped, line numbers kept
+        self.given, self.fallback = given, fallback
+        self.headers: dict[str, str] = {}
+        self.game: Game | None = None
+        self.variation_line = 0  # the line of the outermost open variation; 0 outside one
+        self.depth = 0
+        self.counted, self.lines = 0, 1  # the text before ``counted`` has ``lines - 1`` line breaks
+
+    def line(self, tok: re.Match) -> int:
+        """The line of a token (tokens are asked for in order)."""
+        self.lines += self.text.count("\n", self.counted, tok.start())
+        self.counted = tok.start()
+        return self.lines
+
+    def error(self, message: str, tok: re.Match) -> RecordError:
+        board = self.game.board if self.game else None
+        return RecordError(message, board, move_number(board) if board else None, line=self.line(tok))
+
+    def games(self):
+        for tok in _TOKEN.finditer(self.text):
+            kind = tok.lastgroup
+            if kind == "tag":
+                if self.game is not None:  # the previous game had no result token
+                    yield self.finish(None, tok)
+                self.tag(tok)
+            elif kind == "bad":
+                raise self.error(_unexpected(tok[0]), tok)
+            elif self.game is None and kind == "result" and not self.headers:
                 continue
-            game = Game(_start(headers, variant), dict(headers))
+            else:
+                if self.game is None:
+                    self.game = Game(_start(self.headers, self.given, self.fallback), dict(self.headers))
+                finished = self.movetext(kind, tok)
+                if finished is not None:
+                    yield finished
+        if self.game is None and self.headers:
+            self.game = Game(_start(self.headers, self.given, self.fallback), dict(self.headers))
+        if self.game is not None:
+            yield self.finish(None, None)
+
+    def tag(self, tok: re.Match) -> None:
+        name, value = tok["name"], _unescape(tok["value"])
+        if name == "VariantDefinition" and name in self.headers:  # one tag per line of the text
+            value = self.headers[name] + "\n" + value
+        elif name in self.headers:
+            raise self.error(f"tag [{name}] given twice", tok)
+        self.headers[name] = value
+
+    def movetext(self, kind: str | None, tok: re.Match) -> Game | None:
+        """Take one token of a game's movetext; the game when the token ends it."""
+        assert self.game is not None
         if kind in ("open", "close"):
-            depth += 1 if kind == "open" else -1
-            if depth < 0:
-                raise RecordError("')' without '('", game.board)
-        elif depth or kind in ("number", "nag", "line"):
-            continue
+            self.variation(kind, tok)
+        elif self.depth:
+            if kind == "result":
+                raise self.error(f"the variation opened on line {self.variation_line} is not closed "
+                                 f"before the result {tok[0]}", tok)
         elif kind == "comment":
-            ply = len(game.board.move_stack)
-            note = tok["comment"].strip()
-            game.comments[ply] = f"{game.comments[ply]} {note}" if ply in game.comments else note
+            board, note = self.game.board, tok["comment"].strip()
+            ply = len(board.move_stack)
+            self.game.comments[ply] = f"{self.game.comments[ply]} {note}" if ply in self.game.comments else note
+        elif kind == "number":
+            self.number(tok)
         elif kind == "result":
-            game.headers.setdefault("Result", tok["result"])
-            yield game
-            game, headers, depth = None, {}, 0
+            return self.finish(tok["result"], tok)
+        elif kind == "san":
+            board = self.game.board
+            play_recorded(board, tok["san"], board.parse_san, self.line(tok))
+        return None
+
+    def variation(self, kind: str, tok: re.Match) -> None:
+        if kind == "open":
+            self.depth += 1
+            self.variation_line = self.variation_line or self.line(tok)
+        elif not self.depth:
+            raise self.error("')' without '('", tok)
         else:
-            number = move_number(game.board)
-            try:
-                game.board.push_san(tok["san"])
-            except MoveError as e:
-                raise RecordError(str(e), game.board, number, tok["san"]) from None
-    if game is None and headers:
-        game = Game(_start(headers, variant), dict(headers))
-    if game is not None:
-        yield game
+            self.depth -= 1
+            self.variation_line = self.variation_line if self.depth else 0
+
+    def number(self, tok: re.Match) -> None:
+        """Refuse a move number that is not the number of the move that follows."""
+        assert self.game is not None
+        board = self.game.board
+        if not number_fits(board, tok[0]):
+            raise self.error(f"move number {quote(tok[0])} does not fit: the next move is "
+                             f"{move_number(board)}", tok)
+
+    def finish(self, token: str | None, tok: re.Match | None) -> Game:
+        """The game just read, once its variations are closed and its result fits the rules."""
+        game = self.game
+        assert game is not None
+        line = self.line(tok) if tok else self.lines + self.text.count("\n", self.counted)
+        if self.depth:
+            raise RecordError("a variation '(' that is never closed", game.board, line=self.variation_line)
+        tag = game.headers.get("Result")
+        if token is not None and tag is not None and token != tag:
+            raise RecordError(f'the result {token} differs from [Result "{tag}"]', game.board, line=line)
+        if tag is None and token is not None:
+            game.headers["Result"] = token
+        check_result(game.board, game.result, line)
+        self.game, self.headers = None, {}
+        return game
 
 
-def read_all(text: str, variant: str | Variant | None = None) -> list[Game]:
-    """Every game in PGN text.  ``variant`` is used when a game has no [VariantDefinition]."""
-    return list(_games(text, variant))
+def _unexpected(char: str) -> str:
+    if char == "{":
+        return "a comment '{' that is never closed"
+    if char == "[":
+        return "a tag '[' that is not of the form [Name \"value\"]"
+    return f"unexpected character {char!r}"
 
 
-def read(text: str, variant: str | Variant | None = None) -> Game:
+def read_all(text: str, variant: str | Variant | None = None, fallback: bool = False) -> list[Game]:
+    """Every game in PGN text (``variant`` and ``fallback`` as for :func:`read`)."""
+    return list(_Reader(text, variant, fallback).games())
+
+
+def read(text: str, variant: str | Variant | None = None, fallback: bool = False) -> Game:
     """The first game in PGN text.
 
-    The variant comes from ``[VariantDefinition]``, else from ``variant``,
-    else from ``[Variant]`` (built-in names; none = chess).  A move that cannot
-    be read or played raises :class:`~morphchess.board.RecordError` with the
-    move number and text; ``error.board`` holds the game up to that move.
+    The variant is ``variant`` (a [Variant] or [VariantDefinition] tag naming
+    another one is an error), else the tags' (``[VariantDefinition]``, else
+    ``[Variant]``: built-in names; none = chess).  With ``fallback`` the tags
+    win and ``variant`` is only for games that name none.  Anything that does
+    not fit (a move that cannot be played or comes after the end, a move
+    number or result that contradicts the game, an unclosed variation or
+    comment) raises :class:`~morphchess.board.RecordError` naming the line and
+    the move; ``error.board`` holds the game up to that move.
     """
-    for game in _games(text, variant):
+    for game in _Reader(text, variant, fallback).games():
         return game
     raise RecordError("no game in the PGN text")

@@ -11,11 +11,12 @@ import os
 import re
 import sys
 
-from .pieces import colour_of, is_own
 from .board import Board, Move
 from .engine import level_limits, search
+from .errors import quote
 from .gamecourier import read as read_gamecourier
 from .notation import MoveError
+from .pieces import colour_of, is_own
 from .variant import BLACK, WHITE
 
 __all__ = ["Terminal", "render", "parse_move", "main_loop"]
@@ -95,16 +96,16 @@ def parse_move(board: Board, text: str) -> Move:
         return board.parse_uci(text)
     try:
         return board.parse_san(text)
-    except (MoveError, ValueError) as san_error:
+    except MoveError as san_error:
         if "-" not in text:
-            raise MoveError(f"cannot read {text!r}: {san_error}") from None
+            raise
         try:
             replay = read_gamecourier(text, board.variant, fen=board.fen())
-        except (MoveError, ValueError) as e:
-            raise MoveError(f"cannot read {text!r} as SAN ({san_error}) or as Game Courier text ({e})") from None
-        if len(replay.move_stack) != 1:
-            raise MoveError(f"{text!r} holds {len(replay.move_stack)} moves; enter one")
-        return board.move(replay.move_stack[0].raw)
+        except MoveError as e:
+            raise MoveError(f"cannot read {quote(text)} as SAN ({san_error}) or as Game Courier text ({e})") from None
+    if len(replay.move_stack) != 1:
+        raise MoveError(f"{quote(text)} holds {len(replay.move_stack)} moves; enter one")
+    return board.move(replay.move_stack[0].raw)
 
 
 class Terminal:
@@ -190,7 +191,7 @@ class Terminal:
         else:
             try:
                 move = parse_move(board, line)
-            except (MoveError, ValueError) as e:
+            except MoveError as e:
                 self.say(f"{e}.  Type 'moves' for the legal moves, 'help' for help.")
                 return True
             self.say(f"You play {describe(board, move)}")

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import re
 
+from .errors import quote
 from .notation import MoveError
 
 __all__ = ["write", "parse"]
 
-_SAN = re.compile(r"(?P<piece>[A-Z])?(?P<file>[a-z])??(?P<rank>\d+)??(?P<sep>[x:-])?(?P<to>[a-z]\d+)"
+_SAN = re.compile(r"(?P<piece>[A-Z])?(?P<file>[a-z])??(?P<rank>[0-9]{1,3})??(?P<sep>[x:-])?(?P<to>[a-z][0-9]{1,3})"
                   r"(?:=?(?P<choice>[A-Za-z]))?(?:\((?P<morph>[A-Za-z])\))?")
 _CASTLE = re.compile(r"(?P<castle>[O0]-[O0](?P<long>-[O0])?)(?:\((?P<morph>[A-Za-z])\))?")
-_SUFFIX = re.compile(r"(?:[+#]|[!?]+|\s*e\.?p\.?)+$")
+_SUFFIX = re.compile(r"(?:[+#!?]|\s*e\.?p\.?)+$")  # one character a repetition: no backtracking blow-up
+MAX_LENGTH = 40  # longer text is no move (and is not searched)
 
 
 def _castle_side(board, move) -> str:
@@ -84,6 +86,8 @@ def write(board, move) -> str:
 
 def parse(board, text: str):
     """The legal move of ``board`` named by SAN text.  Raises :class:`MoveError`."""
+    if len(text) > MAX_LENGTH:
+        raise MoveError(f"{quote(text)} is too long for a move ({len(text)} characters)")
     core = _SUFFIX.sub("", text.strip())
     v = board.variant
     moves = board.legal_moves
@@ -96,12 +100,12 @@ def parse(board, text: str):
         return _one(cands, text, "no such castling here")
     g = _SAN.fullmatch(core)
     if not g:
-        raise MoveError(f"{text!r} is not a move in SAN (e.g. Nf3, exd5, e9=Q, O-O, Bc1=N, f3(Z)) "
+        raise MoveError(f"{quote(text)} is not a move in SAN (e.g. Nf3, exd5, e9=Q, O-O, Bc1=N, f3(Z)) "
                         f"or coordinate text (e.g. e2e4)")
     try:
         to = v.square(g["to"])
     except ValueError as e:
-        raise MoveError(f"{text!r}: {e}") from None
+        raise MoveError(f"{quote(text)}: {e}") from None
     F = v.files
     file = ord(g["file"]) - 97 if g["file"] else None
     rank = int(g["rank"]) - 1 if g["rank"] else None
@@ -120,13 +124,13 @@ def parse(board, text: str):
     if not cands and not choice and any(
             m.is_choice and m.to_square == to and (piece is None or m.piece.upper() == piece) for m in moves):
         options = sorted({m.new_piece.upper() for m in moves if m.is_choice and m.to_square == to})
-        raise MoveError(f"{text!r}: say what the piece becomes, e.g. ={options[0]} (one of {', '.join(options)})")
+        raise MoveError(f"{quote(text)}: say what the piece becomes, e.g. ={options[0]} (one of {', '.join(options)})")
     return _one(cands, text, "illegal move")
 
 
 def _one(cands: list, text: str, why: str):
     if not cands:
-        raise MoveError(f"{why} {text!r}")
+        raise MoveError(f"{why} {quote(text)}")
     if len(cands) > 1:
-        raise MoveError(f"ambiguous move {text!r}: it could be {', '.join(m.text for m in cands)}")
+        raise MoveError(f"ambiguous move {quote(text)}: it could be {', '.join(m.text for m in cands)}")
     return cands[0]

@@ -25,13 +25,13 @@ from multiprocessing.util import Finalize
 
 from ..board import Board, Move
 from ..errors import OptionError
-from ..variant import BLACK, WHITE, VariantError
+from ..variant import BLACK, WHITE, Variant
 from ..variants import load_variant
 from .evaluate import piece_values
 from .external import UciPlayer, XboardPlayer, split_engine_spec
 from .search import level_limits, search
 
-__all__ = ["parse_spec", "make_player", "play_game", "run_match", "MatchResult", "elo"]
+__all__ = ["parse_spec", "make_player", "play_game", "check_match", "run_match", "MatchResult", "elo"]
 
 MAX_PLIES = 400  # a game still running after this many plies is adjudicated a draw
 
@@ -237,6 +237,27 @@ def _game(job: tuple) -> tuple:
     return index, colour, result, pgn
 
 
+MAX_JOBS = 256
+
+
+def check_match(variant_spec: str, first: str, second: str, games: int, movetime_ms: int, jobs: int,
+                opening_plies: int, setup: str | None) -> Variant:
+    """The variant of a match whose settings are all usable; OptionError (or VariantError) names the first that
+    is not."""
+    parse_spec(first)
+    parse_spec(second)
+    variant = load_variant(variant_spec)
+    for name, value, low, high in (("--games", games, 1, None), ("--jobs", jobs, 1, MAX_JOBS),
+                                   ("--movetime", movetime_ms, 1, None),
+                                   ("--opening-plies", opening_plies, 0, MAX_PLIES - 1)):
+        if value < low or (high is not None and value > high):
+            raise OptionError(f"{name} must be at least {low}" + (f" and at most {high}" if high else "")
+                              + f", not {value}")
+    if setup not in (None, "random"):
+        variant.placement(setup)
+    return variant
+
+
 def run_match(variant_spec: str, first: str, second: str, games: int, movetime_ms: int = 1000,
               jobs: int = 1, seed: int = 1, alternate: bool = True, opening_plies: int = 2,
               setup: str | None = None, progress=None) -> MatchResult:
@@ -247,15 +268,8 @@ def run_match(variant_spec: str, first: str, second: str, games: int, movetime_m
     ``alternate``) start alike.  ``setup`` names Black's array or ``random`` (one
     per pair).  ``progress(result_so_far, finished_game)`` is called after every game.
     """
-    parse_spec(first)
-    parse_spec(second)
-    variant = load_variant(variant_spec)
-    if games < 1:
-        raise OptionError("--games must be at least 1")
-    if jobs < 1:
-        raise OptionError("--jobs must be at least 1")
-    if setup not in (None, "random") and setup not in variant.setups:
-        raise VariantError(f"{variant.name} has no setup {setup!r}; it has: {', '.join(variant.setups)}")
+    variant = check_match(variant_spec, first, second, games, movetime_ms, jobs, opening_plies, setup)
+    jobs = min(jobs, games)
     setups = sorted(variant.setups)
     init = (variant_spec, (first, second), movetime_ms, seed)
     jobs_list = []

@@ -1,0 +1,91 @@
+"""Reading a game record of any form into a :class:`~morphchess.board.Board`.
+
+The one reader behind ``morphchess convert``/``replay`` and the web import: PGN,
+Game Courier logs and coordinate move lists, the form guessed when not given
+(:func:`record_format`).  Every form is refused, with a :class:`RecordError`
+naming the move, when it cannot be replayed exactly: a move that cannot be
+read or played, a move after the game ended, a move number or result that
+does not fit (``docs/errors.md``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import gamecourier, pgn
+from .board import Board, RecordError, play_recorded
+from .variant import Variant
+
+__all__ = ["FORMS", "Record", "record_format", "read_record"]
+
+FORMS = ("pgn", "gc", "coord")
+_COORD_WORD = re.compile(r"[a-z][0-9]{1,3}[a-z][0-9]{1,3}[a-z]?")
+_GC_ACTION = re.compile(r"(?:^|[\s;])(?:[a-z][0-9]+-[a-z][0-9]+|[A-Za-z]+-[a-z][0-9]+)(?=[\s;]|$)", re.ASCII)
+
+
+@dataclass
+class Record:
+    """A record read back: the board after its last move, its form and, for PGN, tags and comments."""
+
+    board: Board
+    form: str
+    headers: dict[str, str] | None = None
+    comments: dict[int, str] = field(default_factory=dict)
+
+
+def record_format(text: str) -> str:
+    """Guess a record's form: ``pgn`` (tags or SAN), ``gc`` (Game Courier) or ``coord``.
+
+    Tags mean PGN; words that are all coordinate moves (``e2e4``) a coordinate
+    list; an action such as ``e2-e4`` or a placement ``B-b1`` a Game Courier
+    log; anything else is read as PGN movetext."""
+    if re.search(r'^\s*\[\w+\s+"', text, re.M):
+        return "pgn"
+    words = text.split()
+    if words and all(_COORD_WORD.fullmatch(w) for w in words):
+        return "coord"
+    if _GC_ACTION.search(text):
+        return "gc"
+    return "pgn"
+
+
+def read_record(text: str, form: str | None = None, variant: str | Variant | None = None,
+                setup: str | None = None, tags_win: bool = False) -> Record:
+    """Replay a record of ``form`` (guessed when None) of ``variant`` (default chess).
+
+    A PGN text must hold one game; its tags name its variant and setup, and a
+    ``variant`` that differs from them is an error unless ``tags_win`` (then
+    ``variant`` is for untagged games only).  ``setup`` names the start array of
+    a Game Courier log or coordinate list.  Raises :class:`RecordError` (an
+    :class:`~morphchess.errors.InputError`).
+    """
+    form = form or record_format(text)
+    if form not in FORMS:
+        raise RecordError(f"unknown record form {form!r}: use {', '.join(FORMS)}")
+    if form == "pgn":
+        return _read_pgn(text, variant, setup, tags_win)
+    if form == "gc":
+        return Record(gamecourier.read(text, variant or "chess", setup=setup), form)
+    return Record(_read_coord(text, variant or "chess", setup), form)
+
+
+def _read_pgn(text: str, variant: str | Variant | None, setup: str | None, tags_win: bool) -> Record:
+    if setup is not None:
+        raise RecordError("a PGN record names its own setup ([VariantSetup]); a setup is for gc and coord")
+    games = pgn.read_all(text, variant, fallback=tags_win)
+    if not games:
+        raise RecordError("no game in the PGN text")
+    if len(games) > 1:
+        raise RecordError(f"the PGN text holds {len(games)} games; give one")
+    game = games[0]
+    return Record(game.board, "pgn", game.headers, game.comments)
+
+
+def _read_coord(text: str, variant: str | Variant, setup: str | None) -> Board:
+    """Replay coordinate moves (``e2e4 e7e5``), any number a line."""
+    board = Board(variant, setup=setup)
+    for line, words in enumerate(text.splitlines(), start=1):
+        for word in words.split():
+            play_recorded(board, word, board.parse_uci, line)
+    return board
