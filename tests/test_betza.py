@@ -91,11 +91,11 @@ def test_castling_atom():
 
 
 @pytest.mark.parametrize("text,named", [
-    ("afsW", "multi-leg"), ("mafsF", "multi-leg"), ("pR", "hopper"), ("gQ", "grasshopper"),
-    ("jN", "'j'"), ("zF", "crooked"), ("qN", "circular"), ("oR", "cylinder"), ("dK", "friendly"),
-    ("xK", "'x'"), ("yK", "'y'"), ("uN", "unload"), ("tR", "'t'"), ("kW", "'k'"), ("wW", "'w'"),
-    ("U", "'U'"), ("E", "'E'"), ("fm", "not followed by an atom"), ("O", "castling"), ("O0", "castling"),
-    ("nNN", "lame rider"), ("nC", "oblique"), ("W(F)", "grouping"), ("", "empty"), ("K?", "'?'"),
+    ("zF", "crooked"), ("qN", "circular"), ("xK", "'x'"), ("yK", "'y' on the last leg"), ("uN", "unload"),
+    ("tR", "'t'"), ("wW", "'w'"), ("E", "'E'"), ("fm", "not followed by an atom"), ("O", "castling"),
+    ("O0", "castling"), ("nNN", "lame rider"), ("nC", "oblique"), ("W(F)", "grouping"), ("", "empty"),
+    ("K?", "'?'"), ("maifW", "'i' on a later leg"), ("meafW", "en-passant 'e'"), ("kafW", "'k' on a leg"),
+    ("aU", "universal leaper"), ("pU", "universal leaper"), ("[W-F", "without its ']'"), ("[W+F]", "'+'"),
 ])
 def test_unsupported_constructs_are_named(text, named):
     with pytest.raises(BetzaError) as e:
@@ -105,8 +105,8 @@ def test_unsupported_constructs_are_named(text, named):
 
 def test_unsupported_construct_in_a_definition_names_the_piece():
     with pytest.raises(Exception) as e:
-        load("files=8 ranks=8\ncannon:C:mRcpR::a1\nking:K:K::e1", "bad")
-    assert "cannon" in str(e.value) and "hopper" in str(e.value)
+        load("files=8 ranks=8\ncannon:C:mRcxR::a1\nking:K:K::e1", "bad")
+    assert "cannon" in str(e.value) and "'x'" in str(e.value)
 
 
 # -- on the board ---------------------------------------------------------------------------

@@ -2,15 +2,16 @@
 
 This module is pure: it knows nothing about boards.  :func:`parse` turns a
 string such as ``ifmnDfmWfceF`` (the FIDE pawn) into a :class:`PieceMoves`,
-a list of :class:`Step` objects, each one direction of one atom, seen from
-White's side (``dy > 0`` is forward, ``dx > 0`` is to White's right).
+seen from White's side (``dy > 0`` is forward, ``dx > 0`` is to White's right):
 
-Supported (see ``docs/rules.md``): the atoms W F D N A H C Z G with the X and
-Y extensions, the shortcuts K R B Q, riders by doubling or a range number,
-the direction modifiers f b l r v s h (including the two-letter forms that
-pick single oblique leaps), the modalities m c e, lame leaps n, initial moves
-i and castling O<n>.  Anything else is refused with a :class:`BetzaError`
-that names the construct; the notation is never guessed.
+* :class:`Step`: one direction of a plain leap or ride (the move tables' fast paths);
+* :class:`Hop`: one direction of a hopper (``pR`` cannon, ``pB`` vao, ``gQ`` grasshopper);
+* :class:`Path`: a move of several legs (``a``, the bracket form ``[...]``) or a
+  one-leg move that needs the general walker (``d``, ``k``, ``j``, ``o``, ``n`` riders).
+
+Every construct of ``docs/definitions.md`` ("XBetza as morphchess reads it") is
+compiled; anything else (``t u z q w x``, unknown atoms) is refused with a
+:class:`BetzaError` that names the construct: the notation is never guessed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from math import gcd
 
 from .errors import InputError
 
-__all__ = ["BetzaError", "Step", "Castling", "PieceMoves", "parse"]
+__all__ = ["BetzaError", "Step", "Hop", "Leg", "Path", "Castling", "PieceMoves", "parse", "leg_vector",
+           "leap_path"]
 
 
 class BetzaError(InputError):
@@ -53,6 +55,56 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Hop:
+    """One direction of a hopper: ride up to ``rng`` steps (0: unlimited) to the first piece (the
+    hurdle, of either side, which stays), then up to ``after`` steps beyond it (0: unlimited;
+    1: the square just behind it, the grasshopper), stopping at the next piece."""
+
+    dx: int
+    dy: int
+    rng: int
+    after: int
+    move: bool = True
+    capture: bool = True
+    initial: bool = False
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One leg of a :class:`Path`.
+
+    The atom is ``(a, b)`` (long and short leap, (1, 0) = W) or the king system (K, Q, and
+    every orthogonal or diagonal atom after the first leg).  ``dirs`` are direction indices
+    0..7 (0 straight ahead, then clockwise in 45 degree steps): absolute (White's view) on
+    the first leg, relative to the previous leg's direction on later legs.  ``modes``:
+    ``m`` end on an empty square, ``c`` on an enemy (captured), ``d`` on a friend
+    (captured), ``p`` on any piece (hopped over, stays), ``k`` check only (final leg).
+    ``skip`` squares are passed whatever stands there (``j`` on unit atoms); ``hurdle``:
+    the square halfway must be occupied (``j`` on longer leaps), ``lame``: empty (``n``);
+    ``wrap``: the board is a cylinder (``o``).
+    """
+
+    a: int
+    b: int
+    king: bool
+    rng: int
+    dirs: tuple[int, ...]
+    modes: str
+    skip: int = 0
+    hurdle: bool = False
+    lame: bool = False
+    wrap: bool = False
+
+
+@dataclass(frozen=True)
+class Path:
+    """A move of one or more legs; each leg starts where the previous one ended."""
+
+    legs: tuple[Leg, ...]
+    initial: bool = False
+
+
+@dataclass(frozen=True)
 class Castling:
     """Castling: the royal piece moves ``steps`` squares to the side(s) ``sides`` (-1 left, +1 right)."""
 
@@ -62,28 +114,39 @@ class Castling:
 
 @dataclass(frozen=True)
 class PieceMoves:
-    """Everything an XBetza string says: the steps and the castlings."""
+    """Everything an XBetza string says: the steps, hops, paths and castlings."""
 
     text: str
     steps: tuple[Step, ...]
     castlings: tuple[Castling, ...]
+    hops: tuple[Hop, ...] = ()
+    paths: tuple[Path, ...] = ()
 
 
-# Base atoms: (long, short) leg of the leap.
+# Base atoms: (long, short) leg of the leap.  L and J are the camel and zebra's other letters.
 _ATOMS = {"W": (1, 0), "F": (1, 1), "D": (2, 0), "N": (2, 1), "A": (2, 2),
-          "H": (3, 0), "C": (3, 1), "Z": (3, 2), "G": (3, 3)}
+          "H": (3, 0), "C": (3, 1), "Z": (3, 2), "G": (3, 3), "L": (3, 1), "J": (3, 2)}
 # Shortcuts: atom -> ((base atom, rider?), ...)
 _SHORTCUTS = {"K": (("W", False), ("F", False)), "R": (("W", True),),
               "B": (("F", True),), "Q": (("W", True), ("F", True))}
+_UNIVERSAL = 25  # U, the universal leaper, reaches every square of a board up to 26x26
 _DIRECTION_LETTERS = "fblrvsh"
+_MODE_LETTERS = "mceindkpgyjoa"
 _VERTICAL = "fbv"
 _HORIZONTAL = "lrs"
 _UNSUPPORTED = {
-    "a": "multi-leg moves ('a')", "p": "hoppers ('p')", "g": "grasshopper hops ('g')",
-    "j": "jumping modifier 'j'", "t": "multi-leg 't'", "u": "unload 'u'", "d": "friendly capture 'd'",
-    "x": "modifier 'x'", "y": "modifier 'y'", "z": "crooked moves ('z')", "q": "circular moves ('q')",
-    "o": "cylinder moves ('o')", "k": "modifier 'k'", "w": "modifier 'w'",
+    "t": "multi-leg 't'", "u": "unload 'u'", "z": "crooked moves ('z')", "q": "circular moves ('q')",
+    "w": "modifier 'w'", "x": "modifier 'x'",
 }
+# Rotation matrices (x' = a x + b y, y' = c x + d y) of the eight directions, clockwise from ahead.
+_ROT = ((1, 0, 0, 1), (0, 1, 1, 0), (0, 1, -1, 0), (1, 0, 0, -1),
+        (-1, 0, 0, -1), (0, -1, -1, 0), (0, -1, 1, 0), (-1, 0, 0, 1))
+# Relative directions on later legs: one letter alone (narrow), and the wide sets that two
+# perpendicular letters intersect (``fs`` = the two 45 degree turns).
+_NARROW = {"f": {0}, "b": {4}, "r": {2}, "l": {6}, "s": {2, 6}, "v": {0, 4}, "h": set(range(8))}
+_WIDE = {"f": {7, 0, 1}, "b": {3, 4, 5}, "r": {1, 2, 3}, "l": {5, 6, 7}, "s": {1, 2, 3, 5, 6, 7},
+         "v": {7, 0, 1, 3, 4, 5}, "h": set(range(8))}
+_AXIS = {"f": 1, "b": 1, "l": 2, "r": 2, "s": 6, "v": 5, "h": 4}
 
 
 def _symmetric(a: int, b: int) -> list[tuple[int, int]]:
@@ -152,11 +215,112 @@ def _direction_tokens(mods: str) -> list[str]:
     return tokens
 
 
+def _relative_dirs(mods: str, eightfold: bool) -> tuple[int, ...]:
+    """Direction indices, relative to the previous leg, that the letters of a later leg select.
+    Without letters: every direction but straight back (on four-fold atoms: ahead and the two
+    right angles)."""
+    letters = [c for c in mods if c in _DIRECTION_LETTERS]
+    out: set[int] = set()
+    i = 0
+    while i < len(letters):
+        c = letters[i]
+        d = letters[i + 1] if i + 1 < len(letters) else ""
+        if d == c:
+            out |= _NARROW[c]
+            i += 2
+        elif d and _AXIS[c] < 4 and (_AXIS[c] | _AXIS[d]) & 3 == 3:
+            out |= _WIDE[c] & _WIDE[d]
+            i += 2
+        else:
+            out |= _NARROW[c]
+            i += 1
+    if not out:
+        out = {0, 1, 2, 3, 5, 6, 7} if eightfold else {0, 2, 6}
+    return tuple(sorted(out))
+
+
+def _kingwise(leg: Leg) -> bool:
+    """Does the leg use the king system (orthogonal and diagonal directions of one length)?"""
+    return leg.king or leg.b == 0 or leg.a == leg.b
+
+
+def leg_vector(leg: Leg, d: int) -> tuple[int, int]:
+    """The board vector (White's view) of ``leg`` in direction index ``d``."""
+    ra, rb, rc, rd = _ROT[d % 8]
+    if _kingwise(leg):
+        x, y = (0, leg.a) if d % 2 == 0 else (leg.a, leg.a)
+    else:
+        x, y = leg.b, leg.a
+    return ra * x + rb * y, rc * x + rd * y
+
+
 def _lame_ok(text: str, pos: int, a: int, b: int, rider: bool) -> None:
     if rider and (a, b) not in ((1, 0), (1, 1)):
         raise BetzaError(text, pos, "lame riders ('n' on a rider) are not supported")
     if a != b and b != 0 and (a, b) != (2, 1):
         raise BetzaError(text, pos, f"'n' on the oblique leap ({a},{b}) is not supported")
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """One atom with its modifiers, as written: ``mods`` (letters before it), the leap (a, b),
+    ``king`` (K or Q), ``rng`` and whether it is the universal leaper."""
+
+    mods: str
+    pos: int
+    atom: str
+    a: int
+    b: int
+    king: bool
+    rng: int
+    universal: bool = False
+
+
+def _read_mods(text: str, i: int) -> int:
+    """Index after the modifier letters starting at ``i`` (refusing the unsupported ones)."""
+    while i < len(text) and text[i].islower():
+        if text[i] in _UNSUPPORTED:
+            raise BetzaError(text, i, f"{_UNSUPPORTED[text[i]]} not supported")
+        if text[i] not in _DIRECTION_LETTERS + _MODE_LETTERS:
+            raise BetzaError(text, i, f"unknown modifier {text[i]!r}")
+        i += 1
+    return i
+
+
+def _read_atom(text: str, start: int, i: int) -> tuple[_Unit, int]:
+    """The atom at ``i`` (modifiers from ``start``), its X/Y extension and range."""
+    n = len(text)
+    mods = text[start:i]
+    if i >= n:
+        raise BetzaError(text, start, f"modifiers {mods!r} are not followed by an atom")
+    atom_pos, atom = i, text[i]
+    i += 1
+    if atom == "U":
+        return _Unit(mods, atom_pos, atom, 0, 0, False, 1, universal=True), i
+    if atom in _SHORTCUTS:
+        parts = _SHORTCUTS[atom]
+    elif atom in _ATOMS:
+        parts = ((atom, False),)
+    elif atom in "()]{}-!'?":
+        raise BetzaError(text, atom_pos, f"grouping and continuation syntax {atom!r} is not supported")
+    elif atom.isupper():
+        raise BetzaError(text, atom_pos, f"unknown atom {atom!r}")
+    else:
+        raise BetzaError(text, atom_pos, f"unexpected character {atom!r}")
+    a, b = _ATOMS[parts[0][0]]
+    if i < n and text[i] in "XY" and atom in _ATOMS:
+        a, b = (a + 3, b) if text[i] == "X" else (a + 2, b + 2)
+        i += 1
+    rng = 0 if parts[0][1] else 1
+    if i < n and text[i] == atom and atom in _ATOMS:  # doubled atom: unlimited rider
+        rng = 0
+        i += 1
+    elif i < n and text[i].isdigit():
+        j = i
+        while i < n and text[i].isdigit():
+            i += 1
+        rng = int(text[j:i])
+    return _Unit(mods, atom_pos, atom, a, b, atom in "KQ", rng), i
 
 
 def parse(text: str) -> PieceMoves:
@@ -165,71 +329,199 @@ def parse(text: str) -> PieceMoves:
     >>> sorted((s.dx, s.dy) for s in parse("fhN").steps)
     [(-2, 1), (-1, 2), (1, 2), (2, 1)]
     """
-    steps: list[Step] = []
-    castlings: list[Castling] = []
+    out = _Collector(text)
     i, n = 0, len(text)
     if not text.strip():
         raise BetzaError(text, 0, "empty move description")
     while i < n:
         start = i
-        while i < n and text[i].islower():
-            if text[i] in _UNSUPPORTED:
-                raise BetzaError(text, i, f"{_UNSUPPORTED[text[i]]} not supported")
-            if text[i] not in _DIRECTION_LETTERS + "mcein":
-                raise BetzaError(text, i, f"unknown modifier {text[i]!r}")
-            i += 1
-        mods = text[start:i]
-        if i >= n:
-            raise BetzaError(text, start, f"modifiers {mods!r} are not followed by an atom")
-        atom_pos, atom = i, text[i]
-        i += 1
-        if atom == "O":
-            j = i
-            while i < n and text[i].isdigit():
-                i += 1
-            if j == i or int(text[j:i]) < 1:
-                raise BetzaError(text, atom_pos, "castling 'O' needs a number of squares, e.g. O2")
-            sides = tuple(s for s, ok in ((-1, _castle_side(mods, "l")), (1, _castle_side(mods, "r"))) if ok)
-            castlings.append(Castling(int(text[j:i]), sides))
+        i = _read_mods(text, i)
+        if i < n and text[i] == "[":
+            i = out.bracket(start, i)
             continue
-        if atom in _SHORTCUTS:
-            parts = _SHORTCUTS[atom]
-        elif atom in _ATOMS:
-            parts = ((atom, False),)
-        elif atom in "()[]{}-!'":
-            raise BetzaError(text, atom_pos, f"grouping and continuation syntax {atom!r} is not supported")
-        elif atom.isupper():
-            raise BetzaError(text, atom_pos, f"unknown atom {atom!r}")
+        if i < n and text[i] == "O":
+            i = out.castling(start, i)
+            continue
+        unit, i = _read_atom(text, start, i)
+        out.unit(unit)
+    return PieceMoves(text, tuple(out.steps), tuple(out.castlings), tuple(out.hops), tuple(out.paths))
+
+
+def _modes(mods: str) -> str:
+    return "".join(c for c in mods if c in "mcdkpgye")
+
+
+class _Collector:
+    """Collects the compiled moves of one XBetza string."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.steps: list[Step] = []
+        self.hops: list[Hop] = []
+        self.paths: list[Path] = []
+        self.castlings: list[Castling] = []
+
+    def fail(self, pos: int, message: str) -> None:
+        raise BetzaError(self.text, pos, message)
+
+    def castling(self, start: int, i: int) -> int:
+        text, n = self.text, len(self.text)
+        mods = text[start:i]
+        atom_pos = i
+        i += 1
+        j = i
+        while i < n and text[i].isdigit():
+            i += 1
+        if j == i or int(text[j:i]) < 1:
+            self.fail(atom_pos, "castling 'O' needs a number of squares, e.g. O2")
+        sides = tuple(s for s, ok in ((-1, _castle_side(mods, "l")), (1, _castle_side(mods, "r"))) if ok)
+        self.castlings.append(Castling(int(text[j:i]), sides))
+        return i
+
+    # -- one atom with its modifiers ------------------------------------------------
+    def unit(self, u: _Unit) -> None:
+        groups = u.mods.split("a")
+        if len(groups) > 1:
+            self.chain([(g, u) for g in groups], u.pos)
+            return
+        modes = _modes(u.mods)
+        special = set(modes) & set("dkpgy") or set(u.mods) & set("jo")
+        if not special:
+            self.plain(u)
+        elif set(modes) & set("pg") and not set(u.mods) & set("dkyjoen"):
+            self.hop(u, modes)
         else:
-            raise BetzaError(text, atom_pos, f"unexpected character {atom!r}")
-        a, b = _ATOMS[parts[0][0]]
-        if i < n and text[i] in "XY" and atom in _ATOMS:
-            a, b = (a + 3, b) if text[i] == "X" else (a + 2, b + 2)
-            i += 1
-        rng = 1
-        if i < n and text[i] == atom and atom in _ATOMS:  # doubled atom: unlimited rider
-            rng = 0
-            i += 1
-        elif i < n and text[i].isdigit():
-            j = i
-            while i < n and text[i].isdigit():
-                i += 1
-            rng = int(text[j:i])
+            self.chain([(u.mods, u)], u.pos)
+
+    def _vectors(self, u: _Unit, mods: str) -> list[tuple[int, int]]:
+        """The board vectors of ``u`` that the direction letters of ``mods`` select (White's view)."""
+        if u.universal:
+            base = [(x, y) for x in range(-_UNIVERSAL, _UNIVERSAL + 1)
+                    for y in range(-_UNIVERSAL, _UNIVERSAL + 1) if x or y]
+        elif u.king:
+            base = _symmetric(1, 0) + _symmetric(1, 1)
+        else:
+            base = _symmetric(u.a, u.b)
         tokens = _direction_tokens(mods)
+        return [v for v in base if not tokens or any(_selects(t, *v) for t in tokens)]
+
+    def plain(self, u: _Unit) -> None:
+        """Leaps and rides: :class:`Step` values."""
+        mods = u.mods
+        if "n" in mods:
+            if u.universal:
+                self.fail(u.pos, "'n' on the universal leaper 'U' is not supported")
+            for a, b in ((1, 0), (1, 1)) if u.king else ((u.a, u.b),):
+                _lame_ok(self.text, u.pos, a, b, u.rng != 1)
         has_mode = any(c in mods for c in "mce")
-        for base, rider in parts:
-            pa, pb = (a, b) if atom in _ATOMS else _ATOMS[base]
-            r = 0 if (rider and rng == 1) else rng
-            if "n" in mods:
-                _lame_ok(text, atom_pos, pa, pb, r != 1)
-            for x, y in _symmetric(pa, pb):
-                if tokens and not any(_selects(t, x, y) for t in tokens):
-                    continue
-                steps.append(Step(x, y, r, move="m" in mods or not has_mode,
-                                  capture="c" in mods or not has_mode, ep="e" in mods,
-                                  lame="n" in mods and not (abs(x) <= 1 and abs(y) <= 1),
-                                  initial="i" in mods))
-    return PieceMoves(text, tuple(steps), tuple(castlings))
+        for x, y in self._vectors(u, mods):
+            self.steps.append(Step(x, y, u.rng, move="m" in mods or not has_mode,
+                                   capture="c" in mods or not has_mode, ep="e" in mods,
+                                   lame="n" in mods and not (abs(x) <= 1 and abs(y) <= 1),
+                                   initial="i" in mods))
+
+    def hop(self, u: _Unit, modes: str) -> None:
+        """``p`` and ``g`` on one leg: :class:`Hop` values."""
+        if u.universal:
+            self.fail(u.pos, "hops of the universal leaper 'U' are not supported")
+        after = u.rng if "p" in modes else (0 if u.rng == 1 else 1)
+        has_mode = any(c in modes for c in "mc")
+        for x, y in self._vectors(u, u.mods):
+            self.hops.append(Hop(x, y, u.rng, after, move="m" in modes or not has_mode,
+                                 capture="c" in modes or not has_mode, initial="i" in u.mods))
+
+    # -- several legs ------------------------------------------------------------------
+    def chain(self, parts: list[tuple[str, _Unit]], pos: int, stops: tuple[int, ...] = (),
+              outward: bool = False) -> None:
+        """A :class:`Path` of the legs ``parts`` (modifiers, atom); ``stops``: legs after which
+        the move may also end (the bracket form's ``?``); ``outward``: later legs without
+        direction letters go straight on (bracket form) instead of every way but back."""
+        legs: list[Leg] = []
+        toggle = False
+        for k, (mods, u) in enumerate(parts):
+            if u.universal:
+                self.fail(u.pos, "the universal leaper 'U' in a multi-leg move is not supported")
+            if k and "i" in mods:
+                self.fail(u.pos, "'i' on a later leg is not supported")
+            if "e" in mods:
+                self.fail(u.pos, "en-passant 'e' in a multi-leg move is not supported")
+            rng = (0 if u.rng == 1 else 1) if toggle else u.rng
+            toggle = any(c in mods for c in "gy")
+            legs.append(self._leg(mods, u, rng, legs[-1] if legs else None, outward))
+        initial = "i" in parts[0][0]
+        for k in stops:
+            self.paths.append(Path(self._finish(legs[:k + 1], parts[k][1].pos), initial))
+        self.paths.append(Path(self._finish(legs, pos), initial))
+
+    def _leg(self, mods: str, u: _Unit, rng: int, prev: Leg | None, outward: bool) -> Leg:
+        skip = mods.count("j") if (u.a, u.b) in ((1, 0), (1, 1)) or u.king else 0
+        leg = Leg(u.a, u.b, u.king, rng, (), _modes(mods),
+                  skip=skip, hurdle="j" in mods and not skip, lame="n" in mods, wrap="o" in mods)
+        if prev is None:
+            dirs = tuple(sorted({_dir_index(leg, v) for v in self._vectors(u, mods)}))
+        elif outward and not any(c in mods for c in _DIRECTION_LETTERS):
+            dirs = (1, 7) if _crossing(prev, leg) else (0,)
+        else:
+            dirs = _relative_dirs(mods, leg.king or not _kingwise(leg))
+        return Leg(leg.a, leg.b, leg.king, rng, dirs, leg.modes, leg.skip, leg.hurdle, leg.lame, leg.wrap)
+
+    def _finish(self, legs: list[Leg], pos: int) -> tuple[Leg, ...]:
+        """Default modalities (m on the way, mc at the end) and a final hop as two legs."""
+        out = [_with_modes(leg, leg.modes.replace("y", "m").replace("g", "p") or "m") for leg in legs[:-1]]
+        for leg in out:
+            if "k" in leg.modes:
+                self.fail(pos, "check-only 'k' on a leg before the last is not supported")
+        last = legs[-1]
+        if "y" in last.modes:
+            self.fail(pos, "'y' on the last leg (nothing follows to change its range)")
+        end = "".join(c for c in last.modes if c in "mcdk") or "mc"
+        if "p" in last.modes or "g" in last.modes:  # a hopper's last leg: to the hurdle, then on
+            rng = last.rng if "p" in last.modes else (0 if last.rng == 1 else 1)
+            out.append(_with_modes(last, "p"))
+            last = Leg(last.a, last.b, last.king, rng, (0,), end, lame=last.lame, wrap=last.wrap)
+        out.append(_with_modes(last, end))
+        return tuple(out)
+
+    def bracket(self, start: int, i: int) -> int:
+        """The bracket form ``[leg-leg?leg]``: ``-`` passes on, ``?`` may also stop there."""
+        text = self.text
+        prefix = text[start:i]
+        close = text.find("]", i)
+        if close < 0:
+            self.fail(i, "'[' without its ']'")
+        parts: list[tuple[str, _Unit]] = []
+        stops: list[int] = []
+        j = i + 1
+        while j < close:
+            m = _read_mods(text, j)
+            u, j = _read_atom(text[:close], j, m)
+            mods = (prefix + u.mods) if not parts else u.mods
+            parts.append((mods, u))
+            if j < close:
+                if text[j] not in "-?":
+                    self.fail(j, f"{text[j]!r} between the legs of a bracket move (use '-' or '?')")
+                if text[j] == "?":
+                    stops.append(len(parts) - 1)
+                j += 1
+        if not parts:
+            self.fail(i, "empty bracket move")
+        self.chain(parts, i, tuple(stops), outward=True)
+        return close + 1
+
+
+def _with_modes(leg: Leg, modes: str) -> Leg:
+    return Leg(leg.a, leg.b, leg.king, leg.rng, leg.dirs, modes, leg.skip, leg.hurdle, leg.lame, leg.wrap)
+
+
+def _crossing(prev: Leg, leg: Leg) -> bool:
+    """Does ``leg`` run on the other kind of line (orthogonal/diagonal) than ``prev``'s atom?"""
+    if prev.king or leg.king or not (_kingwise(prev) and _kingwise(leg)):
+        return False
+    return (prev.b == 0) != (leg.b == 0)
+
+
+def _dir_index(leg: Leg, v: tuple[int, int]) -> int:
+    return next(d for d in range(8) if leg_vector(leg, d) == v)
 
 
 def _castle_side(mods: str, side: str) -> bool:

@@ -18,8 +18,8 @@ from .variant import BLACK, WHITE, Variant
 
 __all__ = ["Position", "Outcome", "PositionError"]
 
-NORMAL, DOUBLE, EN_PASSANT, CASTLE, TRANSFORM = (Kind.NORMAL, Kind.DOUBLE, Kind.EN_PASSANT, Kind.CASTLE,
-                                                 Kind.TRANSFORM)
+NORMAL, DOUBLE, EN_PASSANT, CASTLE, TRANSFORM, LEGS = (Kind.NORMAL, Kind.DOUBLE, Kind.EN_PASSANT, Kind.CASTLE,
+                                                       Kind.TRANSFORM, Kind.LEGS)
 
 
 class PositionError(InputError):
@@ -153,19 +153,53 @@ class Position:
         """Is ``sq`` attacked by a piece of colour ``by``?"""
         b = self.board
         t = self.t
-        for src, codes in t.att_near[by][sq]:
+        near, rays, lame, hops = t.att[by][sq]
+        for src, codes in near:
             if b[src] in codes:
                 return True
-        for ray in t.att_rays[by][sq]:
+        for ray in rays:
             for s, codes in ray:
                 p = b[s]
                 if p:
                     if p in codes:
                         return True
                     break
-        for src, blockers, codes in t.att_lame[by][sq]:
+        for src, blockers, codes in lame:
             if b[src] in codes and not any(b[x] for x in blockers):
                 return True
+        if hops and self._hopped(sq, hops):
+            return True
+        return t.complex_attacks and self._path_attack(sq, by)
+
+    def _hopped(self, sq: int, hops: tuple) -> bool:
+        """Does a hopper capture on ``sq`` along one of the hopper lines ``hops``?"""
+        b = self.board
+        for ray, specs in hops:
+            hurdle = -1
+            for i, s in enumerate(ray):
+                p = b[s]
+                if p:
+                    if hurdle < 0:
+                        hurdle = i
+                        continue
+                    for codes, rng, after in specs:
+                        if p in codes and (not after or hurdle < after) and (not rng or i - hurdle <= rng):
+                            return True
+                    break
+        return False
+
+    def _path_attack(self, sq: int, by: int) -> bool:
+        """Does a multi-leg move of a piece of ``by`` capture on ``sq`` (or check it, ``k``)?"""
+        b = self.board
+        codes = self.t.path_codes[by]
+        moves = self.t.moves
+        for s, p in enumerate(b):
+            if p and codes[p]:
+                found: list = []
+                for legs in moves[p][s][5]:
+                    self._legs(p, s, legs, 0, s, 0, (), found, False, True)
+                if any(sq in m[4] or (m[1] == sq and b[sq]) for m in found):
+                    return True
         return False
 
     def in_check(self) -> bool:
@@ -180,7 +214,8 @@ class Position:
         them = us ^ 1
         out = set()
         for r in self.royals[us]:
-            for ray in t.att_rays[them][r]:
+            _near, rays, lame, _hops = t.att[them][r]
+            for ray in rays:
                 shield = -1
                 for s, codes in ray:
                     p = b[s]
@@ -192,7 +227,7 @@ class Position:
                         if (p & 1) != us:
                             break
                         shield = s
-            for src, blockers, codes in t.att_lame[them][r]:
+            for src, blockers, codes in lame:
                 if b[src] in codes:
                     out.update(x for x in blockers if b[x])
         return out
@@ -215,7 +250,7 @@ class Position:
         b = self.board
         us = self.turn
         t = self.t
-        leaps, slides, specials, dups, transforms = t.leaps, t.slides, t.specials, t.dups, t.transforms
+        table, transforms = t.moves, t.transforms
         ep = self.ep
         out: list = []
         for sq, p in enumerate(b):
@@ -223,14 +258,15 @@ class Position:
                 continue
             quiet = quiet_from is None or quiet_from[p][sq]
             start = len(out)
-            for to, ms in leaps[p][sq]:
+            leaps, slides, rides, specials, hops, paths, dup = table[p][sq]
+            for to, ms in leaps:
                 q = b[to]
                 if q:
                     if (q & 1) != us:
                         out += ms
                 elif quiet:
                     out += ms
-            for ray in slides[p][sq]:
+            for ray in slides:
                 for to, ms in ray:
                     q = b[to]
                     if q:
@@ -239,7 +275,16 @@ class Position:
                         break
                     if quiet:
                         out += ms
-            for to, blockers, can_move, can_capture, can_ep, ms in specials[p][sq]:
+            for ray, can_move, can_capture in rides:
+                for to, ms in ray:
+                    q = b[to]
+                    if q:
+                        if can_capture and (q & 1) != us:
+                            out += ms
+                        break
+                    if can_move and quiet:
+                        out += ms
+            for to, blockers, can_move, can_capture, can_ep, ms in specials:
                 if blockers:
                     for x in blockers:
                         if b[x]:
@@ -256,12 +301,77 @@ class Position:
                         out += ms
                 elif can_capture and (q & 1) != us:
                     out += ms
-            dup = dups[p]
-            if dup and dup[sq]:
+            for hop in hops:
+                self._hop(hop, us, quiet, out)
+            for legs in paths:
+                self._legs(p, sq, legs, 0, sq, 0, (), out, quiet, False)
+            if dup:
                 out[start:] = dict.fromkeys(out[start:])
             if quiet_from is None:
                 out += transforms[p][sq]
         return out
+
+    def _hop(self, hop: tuple, us: int, quiet: bool, out: list) -> None:
+        """The moves of one hopper line: up to the hurdle, then beyond it (see the tables)."""
+        b = self.board
+        ray, rng, after, can_move, can_capture = hop
+        n = len(ray)
+        limit = min(n, rng) if rng else n
+        i = 0
+        while i < limit and not b[ray[i][0]]:
+            i += 1
+        if i >= limit:
+            return
+        for to, ms in ray[i + 1:min(n, i + 1 + after) if after else n]:
+            q = b[to]
+            if q:
+                if can_capture and (q & 1) != us:
+                    out += ms
+                return
+            if can_move and quiet:
+                out += ms
+
+    def _legs(self, p: int, origin: int, legs: tuple, i: int, sq: int, d: int, taken: tuple, out: list,
+              quiet: bool, attack: bool) -> None:
+        """Follow leg ``i`` of a multi-leg move of piece ``p`` (from ``origin``) starting on ``sq``
+        after a leg in direction ``d``; ``taken``: squares captured on the way.  The origin
+        counts as empty.  ``attack``: check-only (``k``) ends count as captures."""
+        b = self.board
+        t = self.t
+        us = p & 1
+        leg = legs[i]
+        last = i == len(legs) - 1
+        modes = leg.modes
+        for rel in leg.dirs:
+            dd = rel if i == 0 else (rel + d) & 7
+            for s, mid in t.leg_ray(leg, dd, sq)[leg.skip:]:
+                if mid >= 0 and (mid != origin and b[mid] != 0) != leg.hurdle:
+                    break
+                q = 0 if s == origin else b[s]
+                if last:
+                    self._leg_end(p, origin, s, q, us, modes, taken, out, quiet, attack)
+                elif not q:
+                    if "m" in modes:
+                        self._legs(p, origin, legs, i + 1, s, dd, taken, out, quiet, attack)
+                else:
+                    if "p" in modes:
+                        self._legs(p, origin, legs, i + 1, s, dd, taken, out, quiet, attack)
+                    if s not in taken and ("c" in modes if (q & 1) != us else "d" in modes):
+                        self._legs(p, origin, legs, i + 1, s, dd, taken + (s,), out, quiet, attack)
+                if q:
+                    break
+
+    def _leg_end(self, p: int, origin: int, s: int, q: int, us: int, modes: str, taken: tuple, out: list,
+                 quiet: bool, attack: bool) -> None:
+        """Add the move of a multi-leg path ending on ``s`` (holding ``q``), if its last leg allows it."""
+        if not q:
+            ok = "m" in modes and (quiet or bool(taken))
+        elif s in taken:
+            ok = False
+        else:
+            ok = ("c" in modes or (attack and "k" in modes)) if (q & 1) != us else "d" in modes
+        if ok:
+            out += self.t.leg_moves(p, origin, s, taken)
 
     def legal_moves(self) -> list[Move]:
         """All legal moves of the side to move."""
@@ -278,9 +388,12 @@ class Position:
                 break
         if checked or self.t.royal_morphs:
             return [m for m in moves if self.is_safe(m)]
-        risky = self._pinned(us)
-        risky.update(royals)
-        legal = [m for m in moves if (m[0] not in risky and m[3] is not EN_PASSANT) or self.is_safe(m)]
+        if self.t.complex_attacks:  # a hopper or multi-leg piece may check through the mover
+            legal = [m for m in moves if self.is_safe(m)]
+        else:
+            risky = self._pinned(us)
+            risky.update(royals)
+            legal = [m for m in moves if (m[0] not in risky and m[3] is not EN_PASSANT) or self.is_safe(m)]
         for r in royals:
             p = self.board[r]
             if self.t.castle[p]:
@@ -342,6 +455,10 @@ class Position:
         kind = m[3]
         if kind is EN_PASSANT:
             return m[4][0]
+        if kind is LEGS:
+            if m[1] != m[0] and self.board[m[1]]:
+                return m[1]
+            return m[4][0] if m[4] else None
         if kind is TRANSFORM or kind is CASTLE or not self.board[m[1]]:
             return None
         return m[1]
@@ -381,6 +498,10 @@ class Position:
             cap = 0
             b[frm] = new
             self.halfmove += 1
+        elif kind is LEGS:
+            h, cap = self._make_legs(m, piece, h)
+            saved = saved[:2] + (cap,) + saved[3:]
+            cap = cap[0]
         else:
             b[frm] = 0
             b[to] = new
@@ -408,16 +529,48 @@ class Position:
         if royal[piece] or royal[new] or (cap and royal[cap]):
             self._move_royals(frm, to, piece, new, cap, us)
         rights = self.rights
-        if rights and (royal[piece] or frm in t.castle_squares or to in t.castle_squares):
+        if rights and (royal[piece] or frm in t.castle_squares or to in t.castle_squares or kind is LEGS):
             self.rights = self.castle_key()
             h ^= rights ^ self.rights
         if us == BLACK:
             self.fullmove += 1
         self.turn = us ^ 1
         self.hash = h
-        if cap != saved[2]:  # en passant: the victim stood elsewhere
+        if kind is LEGS:
+            if any(royal[x] for x in saved[2][1]):
+                self._rescan_royals()
+        elif cap != saved[2]:  # en passant: the victim stood elsewhere
             saved = saved[:2] + (cap,) + saved[3:]
         self._stack.append(saved)
+
+    def _make_legs(self, m: Move, piece: int, h: int) -> tuple[int, tuple]:
+        """Make a multi-leg move on the board; returns the hash and ``(code taken on the target,
+        codes taken on the way)``."""
+        frm, to, new, _kind, extra = m
+        b = self.board
+        z = self.t.zob
+        b[frm] = 0
+        cap = b[to]
+        victims = tuple(b[x] for x in extra)
+        for x, victim in zip(extra, victims):
+            h ^= z[victim][x]
+            b[x] = 0
+        if cap:
+            h ^= z[cap][to]
+        b[to] = new
+        if cap or victims or self.t.resets[piece] or (new >> 2) != (piece >> 2):
+            self.halfmove = 0
+        else:
+            self.halfmove += 1
+        return h, (cap, victims)
+
+    def _rescan_royals(self) -> None:
+        """Find the royal squares again (after a multi-leg move took a royal piece on its way)."""
+        roy: tuple[list, list] = ([], [])
+        for sq, p in enumerate(self.board):
+            if p and self.t.royal[p]:
+                roy[p & 1].append(sq)
+        self.royals = (tuple(roy[0]), tuple(roy[1]))
 
     def _move_royals(self, frm: int, to: int, piece: int, new: int, cap: int, us: int) -> None:
         royal = self.t.royal
@@ -453,6 +606,10 @@ class Position:
                 b[to] = 0
                 b[extra[1]] = 0
                 b[extra[0]] = extra[2] | 2
+            elif kind is LEGS:
+                b[to] = cap[0]
+                for x, victim in zip(extra, cap[1]):
+                    b[x] = victim
             else:
                 b[to] = cap
             b[frm] = piece

@@ -1,40 +1,79 @@
 """Move tables compiled from a :class:`~morphchess.variant.Variant`.
 
-Pieces on the board are codes (:mod:`morphchess.pieces`).  Every table below is
-indexed ``[code][square]`` and holds only squares on the board, with the
-:class:`~morphchess.move.Move` objects built once here, so the move walker in
-:mod:`morphchess.position` is a few loops over tuples:
+Pieces on the board are codes (:mod:`morphchess.pieces`).  ``moves[code][square]`` is
+one entry per piece and square, compiled on first use (so a 26x26 board loads at once),
+with the :class:`~morphchess.move.Move` objects built once here, so the move walker in
+:mod:`morphchess.position` is a few loops over tuples.  An entry is the tuple
+``(leaps, slides, rides, specials, hops, paths, dup)``:
 
 * ``leaps``: ``(to, moves)`` of plain leaps (move or capture, never blocked);
 * ``slides``: rays of plain riders, nearest square first, each a tuple of ``(to, moves)``;
+* ``rides``: ``(ray, can_move, can_capture)`` of riders that only move or only capture;
 * ``specials``: everything else, one entry per target
   ``(to, blockers, can_move, can_capture, can_ep, moves)``;
-* ``transforms``: the transformation moves (Polymorph);
-* ``morph_to``: the code the piece has after arriving on a square;
-* ``promo``: the codes a promoting piece may choose on a square (or None).
+* ``hops``: ``(ray, rng, after, can_move, can_capture)`` of hoppers (:class:`~morphchess.betza.Hop`);
+* ``paths``: the compiled multi-leg moves (:class:`PathLeg` tuples) the walker follows leg by leg;
+* ``dup``: True where two moves may reach one target (the walker drops the repeat).
 
-``moves`` holds one move per type the piece may have after arriving (several
-where it promotes).  :meth:`Tables.reach` walks the same targets as plain
-squares, for the attack tables below and for evaluation and diagrams.
+``transforms`` holds the transformation moves (Polymorph), ``morph_to`` the code a
+piece has after arriving on a square, ``promo`` the codes a promoting piece may choose
+on a square (or None).  ``moves`` in an entry hold one move per type the piece may have
+after arriving (several where it promotes).  :meth:`Tables.reach` walks the plain
+targets as squares, for evaluation and diagrams.
 
-For check detection the tables are reversed: ``att_near[colour][sq]`` lists
-``(square, codes)`` pairs whose pieces attack ``sq`` whatever stands between,
-``att_rays[colour][sq]`` lists rays walked outward from ``sq``, each entry
-``(square, codes)`` naming the codes that attack ``sq`` from there when that
-square holds the first piece on the ray, and ``att_lame`` the remaining lame
-leaps (the knight's ``nN``).
+For check detection the tables are reversed, per colour and target square, also on first
+use: ``att[colour][sq]`` is ``(near, rays, lame, hops)``: ``near`` lists ``(square,
+codes)`` pairs whose pieces attack ``sq`` whatever stands between, ``rays`` lists rays
+walked outward from ``sq``, each entry ``(square, codes)`` naming the codes that attack
+``sq`` from there when that square holds the first piece on the ray, ``lame`` the
+remaining blockable leaps ``(square, blockers, codes)`` and ``hops`` the hopper lines
+``(ray, ((codes, rng, after), ...))``.  Multi-leg moves cannot be reversed this way:
+``path_codes`` names the codes whose attacks :class:`~morphchess.position.Position`
+finds by walking their moves.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from math import gcd
+from typing import NamedTuple
 
-from .betza import leap_path
+from .betza import Leg, Step, leap_path, leg_vector
 from .move import Kind, Move
 from .pieces import code
 from .variant import BLACK, WHITE, PieceType, Variant
+
+
+class _Lazy(dict):
+    """Entries per square, computed by ``build(square)`` on first use."""
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: Callable) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, sq: int):
+        value = self[sq] = self.build(sq)
+        return value
+
+
+class PathLeg(NamedTuple):
+    """A leg of a multi-leg move, compiled for one colour: ``vectors[d]`` is the board vector
+    of direction index ``d``; ``dirs`` are absolute on the first leg, relative later;
+    ``end``/``via`` are the modalities (``m c d k`` at the end, ``m c d p`` on the way)."""
+
+    key: int
+    dirs: tuple[int, ...]
+    vectors: tuple[tuple[int, int], ...]
+    rng: int
+    modes: str
+    skip: int
+    hurdle: bool
+    lame: bool
+    wrap: bool
+
 
 class Tables:
     """The compiled tables of one variant (built once, read by every position)."""
@@ -49,24 +88,25 @@ class Tables:
         # Types whose moved/unmoved state can matter; the others are always "moved".
         self.tracks_virgin = [False] * (len(v.types) + 1)
         for t in v.types:
-            self.tracks_virgin[t.index] = (self.has_castling or t.moves.castlings != ()
-                                           or any(s.initial for s in t.moves.steps))
-        self.leaps: list = [None] * n
-        self.slides: list = [None] * n
-        self.specials: list = [None] * n
+            self.tracks_virgin[t.index] = (self.has_castling or t.moves.castlings != () or _has_initial(t))
+        self.moves: list = [None] * n
         self.morph_to: list = [None] * n
         self.promo: list = [None] * n
         self.transforms: list = [None] * n
-        # per code and square: True where two steps reach one target (the walker drops the repeat)
-        self.dups: list = [None] * n
         self.castle: list = [()] * n
         self.royal = [False] * n
         self.resets = [False] * n  # a move of this piece resets the 50-move count
         self.letter = [""] * n
         self.type_of = [0] * n
         self.valid = [False] * n
+        self.path_codes: list[list[bool]] = [[False] * n for _ in (WHITE, BLACK)]
+        self._path_legs: dict = {}   # (type index, colour) -> compiled paths
+        self._rays: dict = {}        # (leg key, direction, square) -> ray of a path leg
+        self._leg_moves: dict = {}   # (code, from, to, extra) -> moves of a path
+        self._leg_count = 0
         for t in v.types:
             for colour in (WHITE, BLACK):
+                self._path_legs[(t.index, colour)] = self._compile_paths(t, colour)
                 for virgin in ((False, True) if self.tracks_virgin[t.index] else (False,)):
                     self._compile_code(v, t, colour, virgin)
         self._compile_transforms(v)
@@ -75,9 +115,14 @@ class Tables:
         self.partner_of = self._castling_partners(v)
         self.partner_squares = [{sq for (c, _r, _s), sq in self.partner_of.items() if c == colour}
                                 for colour in (WHITE, BLACK)]
-        self.has_initial = [self.valid[c] and any(s.initial for s in v.type(self.type_of[c]).moves.steps)
-                            for c in range(n)]
-        self._attack_tables(v)
+        self.has_initial = [self.valid[c] and _has_initial(v.type(self.type_of[c])) for c in range(n)]
+        # Hoppers and multi-leg moves can check through a piece that moves in between: the
+        # pin shortcut of Position.legal_moves does not hold for them.
+        self.complex_attacks = any(t.moves.hops or t.moves.paths for t in v.types)
+        self._types = tuple(v.types)
+        self.att = [_Lazy(lambda sq, colour=colour: self._attackers(colour, sq)) for colour in (WHITE, BLACK)]
+        self.ep_sources = [_Lazy(lambda sq, colour=colour: self._ep_sources(colour, sq))
+                           for colour in (WHITE, BLACK)]
         self._zobrist(v)
 
     # -- compiling one code ------------------------------------------------
@@ -90,58 +135,81 @@ class Tables:
         self.letter[c] = t.letter if colour == WHITE else t.letter.lower()
         self.morph_to[c] = self._morphs(v, t, colour)
         self.promo[c] = self._promotions(v, t, colour)
-        leaps, slides, specials, dups = [], [], [], []
-        for sq in range(self.size):
-            lp, sl, sp, dup = self._targets_from(t, colour, virgin, c, sq)
-            leaps.append(lp)
-            slides.append(sl)
-            specials.append(sp)
-            dups.append(dup)
-        self.leaps[c], self.slides[c], self.specials[c] = leaps, slides, specials
-        self.dups[c] = dups if any(dups) else None
+        self.moves[c] = _Lazy(lambda sq: self._entry(t, colour, virgin, c, sq))
+        self.path_codes[colour][c] = bool(t.moves.paths)
         if virgin:
             sign = 1 if colour == WHITE else -1
             self.castle[c] = tuple((cs.steps, side * sign) for cs in t.moves.castlings for side in cs.sides)
 
-    def _targets_from(self, t: PieceType, colour: int, virgin: bool, c: int, sq: int) -> tuple:
-        """The leaps, slides and special targets of code ``c`` on ``sq``, and whether two steps share a target."""
+    def _ray(self, sq: int, dx: int, dy: int, rng: int, wrap: bool = False) -> list[int]:
+        """Squares from ``sq`` in steps (dx, dy), at most ``rng`` (0: to the edge); ``wrap``: the
+        files join into a cylinder, and the ray ends before it comes back to ``sq``."""
         F, R = self.files, self.ranks
+        f, r = sq % F, sq // F
+        out = []
+        while rng == 0 or len(out) < rng:
+            f, r = f + dx, r + dy
+            if wrap:
+                f %= F
+            if not (0 <= f < F and 0 <= r < R) or r * F + f == sq:
+                break
+            out.append(r * F + f)
+        return out
+
+    def _entry(self, t: PieceType, colour: int, virgin: bool, c: int, sq: int) -> tuple:
+        """The table entry of code ``c`` on ``sq`` (see the module documentation)."""
         sign = 1 if colour == WHITE else -1
-        f0, r0 = sq % F, sq // F
         lp: list = []
         sl: list = []
+        rd: list = []
         sp: list = []
         seen: set = set()
         dup = False
         for s in t.moves.steps:
             if s.initial and not virgin:
                 continue
-            dx, dy = s.dx * sign, s.dy * sign
-            ep = s.ep and self.has_ep
-            ray = []
-            k = 1
-            while 0 <= f0 + k * dx < F and 0 <= r0 + k * dy < R and (s.rng == 0 or k <= s.rng):
-                ray.append(sq + k * (dy * F + dx))
-                k += 1
-            if not ray:
+            ray = self._ray(sq, s.dx * sign, s.dy * sign, s.rng)
+            if ray:
+                dup |= not seen.isdisjoint(ray)
+                seen.update(ray)
+                self._step_entry(s, sign, c, sq, ray, lp, sl, rd, sp)
+        hops = []
+        for h in t.moves.hops:
+            if h.initial and not virgin:
                 continue
-            dup |= any(to in seen for to in ray)
-            seen.update(ray)
-            if s.rng == 1:
-                to = ray[0]
-                blockers = tuple(sq + oy * F + ox for ox, oy in leap_path(dx, dy)) if s.lame else ()
-                double = self.has_ep and s.initial and s.lame and s.move and not s.capture and blockers
-                if s.move and s.capture and not ep and not blockers:
-                    lp.append((to, self.moves_to(c, sq, to)))
-                elif s.move or s.capture or ep:
-                    kind, extra = (Kind.DOUBLE, blockers) if double else (Kind.NORMAL, ())
-                    sp.append((to, blockers, s.move, s.capture, ep, self.moves_to(c, sq, to, kind, extra)))
-            elif s.move and s.capture and not ep:
-                sl.append(tuple((to, self.moves_to(c, sq, to)) for to in ray))
+            ray = self._ray(sq, h.dx * sign, h.dy * sign, 0)
+            if len(ray) > 1:
+                dup |= not seen.isdisjoint(ray)
+                seen.update(ray)
+                hops.append((tuple((to, self.moves_to(c, sq, to)) for to in ray), h.rng, h.after, h.move,
+                             h.capture))
+        paths = tuple(p for p, initial in self._path_legs[(t.index, colour)] if virgin or not initial)
+        return tuple(lp), tuple(sl), tuple(rd), tuple(sp), tuple(hops), paths, dup or bool(paths)
+
+    def _step_entry(self, s: Step, sign: int, c: int, sq: int, ray: list, lp: list, sl: list, rd: list,
+                    sp: list) -> None:
+        """File the targets of step ``s`` from ``sq`` (``ray``) under leaps, slides, rides or specials."""
+        F = self.files
+        ep = s.ep and self.has_ep
+        if s.rng == 1:
+            to = ray[0]
+            dx, dy = s.dx * sign, s.dy * sign
+            blockers = tuple(sq + oy * F + ox for ox, oy in leap_path(dx, dy)) if s.lame else ()
+            double = self.has_ep and s.initial and s.lame and s.move and not s.capture and blockers
+            if s.move and s.capture and not ep and not blockers:
+                lp.append((to, self.moves_to(c, sq, to)))
             elif s.move or s.capture or ep:
-                sp.extend((to, tuple(ray[:i]), s.move, s.capture, ep, self.moves_to(c, sq, to))
-                          for i, to in enumerate(ray))
-        return tuple(lp), tuple(sl), tuple(sp), dup
+                kind, extra = (Kind.DOUBLE, blockers) if double else (Kind.NORMAL, ())
+                sp.append((to, blockers, s.move, s.capture, ep, self.moves_to(c, sq, to, kind, extra)))
+        elif ep:
+            sp.extend((to, tuple(ray[:i]), s.move, s.capture, ep, self.moves_to(c, sq, to))
+                      for i, to in enumerate(ray))
+        elif s.move or s.capture:
+            line = tuple((to, self.moves_to(c, sq, to)) for to in ray)
+            if s.move and s.capture:
+                sl.append(line)
+            else:
+                rd.append((line, s.move, s.capture))
 
     def becomes(self, c: int, to: int) -> tuple[int, ...]:
         """The codes a piece of code ``c`` may have after arriving on ``to`` (several where it promotes)."""
@@ -151,6 +219,46 @@ class Tables:
     def moves_to(self, c: int, sq: int, to: int, kind: Kind = Kind.NORMAL, extra: tuple = ()) -> tuple:
         """The moves of code ``c`` from ``sq`` to ``to``: one per type it may have there."""
         return tuple(Move(sq, to, new, kind, extra) for new in self.becomes(c, to))
+
+    # -- multi-leg moves -----------------------------------------------------------
+    def _compile_paths(self, t: PieceType, colour: int) -> tuple:
+        """The paths of type ``t`` for ``colour``: ``((legs, initial), ...)``."""
+        out = []
+        for path in t.moves.paths:
+            legs = tuple(self._compile_leg(leg, colour, k == 0) for k, leg in enumerate(path.legs))
+            out.append((legs, path.initial))
+        return tuple(out)
+
+    def _compile_leg(self, leg: Leg, colour: int, first: bool) -> PathLeg:
+        sign = 1 if colour == WHITE else -1
+        vectors = tuple((x * sign, y * sign) for x, y in (leg_vector(leg, d) for d in range(8)))
+        self._leg_count += 1
+        return PathLeg(self._leg_count, leg.dirs, vectors, leg.rng, leg.modes, leg.skip, leg.hurdle, leg.lame,
+                       leg.wrap)
+
+    def leg_ray(self, leg: PathLeg, d: int, sq: int) -> tuple:
+        """The ray of ``leg`` from ``sq`` in direction ``d``: ``(square, middle)`` pairs, ``middle``
+        being the square a lame (``n``) or jumping (``j``) leap needs empty or occupied (or -1)."""
+        key = (leg.key, d, sq)
+        ray = self._rays.get(key)
+        if ray is None:
+            dx, dy = leg.vectors[d]
+            squares = self._ray(sq, dx, dy, leg.rng, leg.wrap)
+            mid = -1
+            if (leg.lame or leg.hurdle) and leg.rng == 1 and squares and not leg.wrap:
+                path = leap_path(dx, dy)
+                mid = sq + path[0][1] * self.files + path[0][0] if path else -1
+            ray = self._rays[key] = tuple((s, mid) for s in squares)
+        return ray
+
+    def leg_moves(self, c: int, sq: int, to: int, extra: tuple) -> tuple:
+        """The moves of a path of code ``c`` from ``sq`` to ``to`` capturing on ``extra`` on the way."""
+        key = (c, sq, to, extra)
+        ms = self._leg_moves.get(key)
+        if ms is None:
+            kind = Kind.LEGS if extra or to == sq else Kind.NORMAL
+            ms = self._leg_moves[key] = self.moves_to(c, sq, to, kind, extra)
+        return ms
 
     def _compile_transforms(self, v: Variant) -> None:
         none: tuple = ((),) * self.size
@@ -179,13 +287,18 @@ class Tables:
 
     def reach(self, c: int, sq: int) -> Iterator[tuple[int, tuple, bool, bool, bool]]:
         """Every target of code ``c`` on ``sq`` as ``(to, blockers, can_move, can_capture, can_ep)``:
-        the squares the piece reaches when ``blockers`` are empty (transformations not included)."""
-        for to, _moves in self.leaps[c][sq]:
+        the squares the piece reaches when ``blockers`` are empty (not transformations, hops
+        or multi-leg moves)."""
+        leaps, slides, rides, specials, _hops, _paths, _dup = self.moves[c][sq]
+        for to, _moves in leaps:
             yield to, (), True, True, False
-        for ray in self.slides[c][sq]:
+        for ray in slides:
             for i, (to, _moves) in enumerate(ray):
                 yield to, tuple(s for s, _m in ray[:i]), True, True, False
-        for to, blockers, can_move, can_capture, can_ep, _moves in self.specials[c][sq]:
+        for ray, can_move, can_capture in rides:
+            for i, (to, _moves) in enumerate(ray):
+                yield to, tuple(s for s, _m in ray[:i]), can_move, can_capture, False
+        for to, blockers, can_move, can_capture, can_ep, _moves in specials:
             yield to, blockers, can_move, can_capture, can_ep
 
     # -- per-type helpers --------------------------------------------------
@@ -238,60 +351,77 @@ class Tables:
         return out
 
     # -- reversed tables for attack detection ---------------------------------
-    def _attack_tables(self, v: Variant) -> None:
-        F, size = v.files, v.files * v.ranks
-        self.att_near = [[() for _ in range(size)] for _ in (0, 1)]
-        self.att_rays = [[() for _ in range(size)] for _ in (0, 1)]
-        self.att_lame = [[() for _ in range(size)] for _ in (0, 1)]
-        self.ep_sources = [[() for _ in range(size)] for _ in (0, 1)]
-        for colour in (WHITE, BLACK):
-            near: dict = {}   # (target, source) -> codes
-            rays: dict = {}   # (target, (ux, uy)) -> {distance: codes}
-            lame: dict = {}   # (target, source, blockers) -> codes
-            eps: dict = {}    # (target, source) -> codes
-            for c in range(colour, self.ncodes, 2):
-                if not self.valid[c]:
-                    continue
-                for sq in range(size):
-                    for to, blockers, _m, cap, ep in self.reach(c, sq):
-                        if ep:
-                            eps.setdefault((to, sq), set()).add(c)
-                        if cap:
-                            self._add_attack(near, rays, lame, c, sq, to, blockers, F)
-            table_near = [dict() for _ in range(size)]
-            for (to, src), cs in near.items():
-                table_near[to][src] = cs
-            table_rays = [[] for _ in range(size)]
-            for (to, (ux, uy)), by_dist in rays.items():
-                far = max(by_dist)
-                entries = tuple((to + k * (uy * F + ux), frozenset(by_dist.get(k, ())))
-                                for k in range(1, far + 1))
-                if far == 1:
-                    sq1, cs = entries[0]
-                    table_near[to].setdefault(sq1, set()).update(cs)
-                else:
-                    table_rays[to].append(entries)
-            for to in range(size):
-                self.att_near[colour][to] = tuple((s, frozenset(cs)) for s, cs in table_near[to].items())
-                # longer rays last: short ones find an attacker sooner
-                self.att_rays[colour][to] = tuple(sorted(table_rays[to], key=len))
-            for (to, src, blockers), cs in lame.items():
-                self.att_lame[colour][to] += ((src, blockers, frozenset(cs)),)
-            for (to, src), cs in eps.items():
-                self.ep_sources[colour][to] += ((src, frozenset(cs)),)
+    def _codes(self, ti: int, colour: int) -> tuple[frozenset, frozenset]:
+        """(codes of the type in any state, codes of the unmoved type) for ``colour``."""
+        virgin = frozenset((code(ti, colour, True),)) if self.tracks_virgin[ti] else frozenset()
+        return virgin | {code(ti, colour)}, virgin
 
-    @staticmethod
-    def _add_attack(near, rays, lame, c, src, to, blockers, F) -> None:
-        dx, dy = to % F - src % F, to // F - src // F
+    def _attackers(self, colour: int, sq: int) -> tuple:
+        """``(near, rays, lame, hops)``: where pieces of ``colour`` attack ``sq`` from (module doc)."""
+        near: dict = {}   # source -> codes
+        rays: dict = {}   # outward vector -> {distance: codes}
+        lame: dict = {}   # (source, blockers) -> codes
+        hops: dict = {}   # outward vector -> [(codes, rng, after)]
+        sign = 1 if colour == WHITE else -1
+        for t in self._types:
+            anyway, unmoved = self._codes(t.index, colour)
+            for s in t.moves.steps:
+                if s.capture:
+                    self._reverse(sq, s, sign, unmoved if s.initial else anyway, near, rays, lame)
+            for h in t.moves.hops:
+                if h.capture:
+                    hops.setdefault((-h.dx * sign, -h.dy * sign), []).append(
+                        (unmoved if h.initial else anyway, h.rng, h.after))
+        F = self.files
+        table_rays = []
+        for (ux, uy), by_dist in rays.items():
+            far = max(by_dist)
+            entries = tuple((sq + k * (uy * F + ux), frozenset(by_dist.get(k, ()))) for k in range(1, far + 1))
+            if far == 1:
+                near.setdefault(entries[0][0], set()).update(entries[0][1])
+            else:
+                table_rays.append(entries)
+        return (tuple((s, frozenset(cs)) for s, cs in near.items()),
+                tuple(sorted(table_rays, key=len)),  # longer rays last: short ones find an attacker sooner
+                tuple((src, blockers, frozenset(cs)) for (src, blockers), cs in lame.items()),
+                tuple((tuple(self._ray(sq, ux, uy, 0)), tuple(specs)) for (ux, uy), specs in hops.items()))
+
+    def _reverse(self, sq: int, s: Step, sign: int, codes: frozenset, near: dict, rays: dict, lame: dict) -> None:
+        """Enter the squares from which step ``s`` (of ``codes``) captures on ``sq``."""
+        if not codes:
+            return
+        F = self.files
+        dx, dy = s.dx * sign, s.dy * sign
+        sources = self._ray(sq, -dx, -dy, s.rng)
         g = gcd(abs(dx), abs(dy))
-        ux, uy = dx // g, dy // g
-        line = tuple(src + k * (uy * F + ux) for k in range(1, g))
-        if not blockers and g > 1:  # an unblockable leap
-            near.setdefault((to, src), set()).add(c)
-        elif blockers == line:  # first piece on the line from the target
-            rays.setdefault((to, (-ux, -uy)), {}).setdefault(g, set()).add(c)
-        else:
-            lame.setdefault((to, src, blockers), set()).add(c)
+        if s.rng != 1:
+            for k, src in enumerate(sources, 1):
+                if g == 1:  # first piece on the line from the target
+                    rays.setdefault((-dx, -dy), {}).setdefault(k, set()).update(codes)
+                else:  # riders of longer leaps (DD, AA) jump over the squares in between
+                    lame.setdefault((src, tuple(sources[:k - 1])), set()).update(codes)
+            return
+        for src in sources:
+            blockers = tuple(src + oy * F + ox for ox, oy in leap_path(dx, dy)) if s.lame else ()
+            ux, uy = dx // g, dy // g
+            if not blockers and g > 1:  # an unblockable leap
+                near.setdefault(src, set()).update(codes)
+            elif blockers == tuple(src + k * (uy * F + ux) for k in range(1, g)):
+                rays.setdefault((-ux, -uy), {}).setdefault(g, set()).update(codes)
+            else:
+                lame.setdefault((src, blockers), set()).update(codes)
+
+    def _ep_sources(self, capturer: int, sq: int) -> tuple:
+        """``(square, codes)``: where pieces of ``capturer`` could take en passant on ``sq``."""
+        sign = 1 if capturer == WHITE else -1
+        out: dict = {}
+        for t in self._types:
+            anyway, unmoved = self._codes(t.index, capturer)
+            for s in t.moves.steps:
+                if s.ep:
+                    for src in self._ray(sq, -s.dx * sign, -s.dy * sign, 1):
+                        out.setdefault(src, set()).update(unmoved if s.initial else anyway)
+        return tuple((src, frozenset(cs)) for src, cs in out.items() if cs)
 
     # -- hashing -------------------------------------------------------------
     def _zobrist(self, v: Variant) -> None:
@@ -305,8 +435,14 @@ class Tables:
         self.zob_castle = {key: rnd.getrandbits(64) for key in self.partner_of}
         self.castle_squares = frozenset(self.partner_of.values())
         for t in v.types:
-            if any(s.initial for s in t.moves.steps):
+            if _has_initial(t):
                 continue
             for colour in (WHITE, BLACK):
                 moved, virgin = code(t.index, colour), code(t.index, colour, True)
                 self.zob[virgin] = self.zob[moved]
+
+
+def _has_initial(t: PieceType) -> bool:
+    """Has the type moves only a piece that never moved may make?"""
+    m = t.moves
+    return any(s.initial for s in m.steps) or any(h.initial for h in m.hops) or any(p.initial for p in m.paths)
