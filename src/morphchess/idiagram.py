@@ -79,6 +79,7 @@ class _Types:
     placements: list[tuple[int, list[int], list[int]]]
     holes: tuple[list[int], list[int]]
     hands: tuple[dict[int, int], dict[int, int]]
+    morphs: dict[int, str] = field(default_factory=dict)  # type index -> morph= table text
 
 
 def load(text: str, name: str = "custom") -> Variant:
@@ -96,7 +97,7 @@ def load(text: str, name: str = "custom") -> Variant:
     variant = Variant(name=name, files=files, ranks=ranks, types=built.types, setups={},
                       params=items.params, text=text)
     variant.holdings = built.hands
-    _resolve_morphs(variant)
+    _resolve_morphs(variant, built.morphs)
     _royalty(variant, items)
     _rules(variant, items)
     _setups(variant, items, built)
@@ -200,7 +201,8 @@ def _piece_types(items: _Items, files: int, ranks: int) -> _Types:
         clash = next((o.name for o in out.types if o.letter == t.letter), None)
         if clash is not None:
             raise VariantError(f"{where}: ID {t.letter!r} is already used by {clash!r}")
-        t.morph = morph_value  # resolved once every letter is known
+        if morph_value is not None:  # resolved once every letter is known
+            out.morphs[t.index] = morph_value
         out.types.append(t)
         out.placements.append((t.index, white, black))
         for colour, count in enumerate(_hand_counts(fields[5], where)):
@@ -284,11 +286,11 @@ def _letters(variant: Variant, value: str, key: str, shown: str | None = None) -
     return out
 
 
-def _resolve_morphs(variant: Variant) -> None:
-    for t in variant.types:
-        if t.morph is not None:
-            image = _board_image(t.morph, variant.files, variant.ranks, f"piece {t.name!r} morph=")
-            t.morph = [_letters(variant, c, f"piece {t.name!r} morph")[0] if c else None for c in image]
+def _resolve_morphs(variant: Variant, morphs: dict[int, str]) -> None:
+    for index, value in morphs.items():
+        t = variant.type(index)
+        image = _board_image(value, variant.files, variant.ranks, f"piece {t.name!r} morph=")
+        t.morph = [_letters(variant, c, f"piece {t.name!r} morph")[0] if c else None for c in image]
 
 
 def _board_image(value: str, files: int, ranks: int, where: str) -> list[str | None]:
@@ -394,13 +396,15 @@ def _promo_choice(variant: Variant, value: str | None) -> None:
 
 
 def _transforms(variant: Variant, params: dict) -> None:
+    groups = []
     for group in filter(None, params.get("transform", "").split(",")):
         ids = _letters(variant, group, "transform")
         if len(ids) < 2:
             raise VariantError(f"transform={group}: a group needs at least two piece types")
         if any(variant.type(i).royal for i in ids):
             raise VariantError(f"transform={group}: royal types cannot transform")
-        variant.transforms.append(ids)
+        groups.append(ids)
+    variant.transforms = groups
 
 
 def _shuffle_spec(variant: Variant, value: str) -> tuple[str, ...]:
@@ -430,13 +434,14 @@ def _setups(variant: Variant, items: _Items, built: _Types) -> None:
                 _put(variant, start, s, tidx, colour)
         for sq in black:
             _put(variant, start, sq, tidx, BLACK)
-    variant.setups["standard"] = start
+    setups: dict[str, dict[int, tuple[int, int]]] = {"standard": start}
+    variant.setups = setups
     for spec in items.setups:
         sname, colon, board = spec.partition(":")
         if not colon or not sname or not board:
             raise VariantError(f"setup={spec}: use setup=NAME:BOARD (a FEN board field)")
         placed = parse_placement(board, variant, f"setup={sname}")
-        variant.setups[sname] = {sq: (t, c) for sq, (t, c, _) in placed.items()}
+        setups[sname] = {sq: (t, c) for sq, (t, c, _) in placed.items()}
 
 
 def _with_partner(variant: Variant, sq: int, symmetry: str) -> list[int]:
