@@ -14,7 +14,7 @@ from morphchess.lab.stats import summarize, wilson
 from morphchess.lab.store import GameStore, StoreError
 from morphchess.lab.values import empirical_values
 
-FAST = {"level": 1, "max_plies": 30}
+FAST = {"level": 1, "max_plies": 16}
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def test_a_game_record_replays_and_is_reproducible(crossroads):
         assert board.san(board.parse_uci(uci)) == san
         board.push_uci(uci)
     outcome = board.outcome()
-    assert record["length"] == len(record["moves"]) <= 30
+    assert record["length"] == len(record["moves"]) <= 16
     assert record["termination"] == (outcome.termination if outcome else "move cap")
     assert record["result"] == (outcome.result() if outcome else "1/2-1/2")
     assert sum(record["morphs"].values()) > 0  # Crossroads pawns morph on most squares
@@ -77,7 +77,7 @@ def test_store_resumes_and_refuses_other_settings(tmp_path, crossroads):
     assert [r["index"] for r in run_lab(crossroads, 3, tmp_path, progress=watch)] == [0, 1, 2]
     assert len(watch.calls) == 2  # nothing left to play
     with pytest.raises(StoreError, match="other settings"):
-        GameStore(tmp_path, settings_for("crossroads", level=2, max_plies=30))
+        GameStore(tmp_path, settings_for("crossroads", level=2, max_plies=16))
 
 
 def test_parallel_games_match_serial_ones(tmp_path, crossroads):
@@ -143,11 +143,11 @@ def test_summary_and_report_files(tmp_path, crossroads):
 
 def test_command_line(tmp_path, capsys):
     out = tmp_path / "lab"
-    assert main(["lab", "crossroads", "--games", "2", "--level", "1", "--max-plies", "20", "--out", str(out),
+    assert main(["lab", "crossroads", "--games", "2", "--level", "1", "--max-plies", "12", "--out", str(out),
                  "--quiet"]) == 0
     assert "White's score" in capsys.readouterr().out
     assert (out / "report.html").exists()
-    assert main(["lab", "compare", "crossroads", "crossroads", "--games", "2", "--level", "1", "--max-plies", "20",
+    assert main(["lab", "compare", "crossroads", "crossroads", "--games", "2", "--level", "1", "--max-plies", "12",
                  "--out", str(tmp_path / "cmp"), "--quiet"]) == 0
     text = capsys.readouterr().out
     assert "Mann-Whitney" in text and "A computed" in text and (tmp_path / "cmp" / "compare.txt").exists()
