@@ -334,3 +334,20 @@ def test_kings_only_is_a_draw_only_where_kings_cannot_win():
     assert builtin("chess").kings_only_draw()
     assert not load("royal=Q\nqueen:Q:Q::d1\nking:K:K::e1", "q").kings_only_draw()
     assert not builtin("morphing-chess").kings_only_draw()  # royal pieces morph into royal amazons
+
+
+@pytest.mark.filterwarnings("ignore::morphchess.idiagram.VariantWarning")
+def test_a_shuffled_array_travels_in_records_by_its_setup_name():
+    from pathlib import Path
+
+    from morphchess import Board, pgn
+    from morphchess.notation import to_fen
+    text = Path(__file__).with_name("definitions").joinpath("capablanca-random.txt").read_text()
+    board = Board(load(text, "crc"), setup="shuffle-11")
+    for _ in range(4):
+        board.push(board.legal_moves[0])
+    record = pgn.write(board)
+    assert '[VariantSetup "shuffle-11"]' in record and "[FEN" not in record
+    again = pgn.read(record).board
+    assert to_fen(again.root().position) == to_fen(board.root().position) != to_fen(Position(board.variant))
+    assert again.fen() == board.fen()
