@@ -39,10 +39,8 @@ _RULE_KEYS = {
     "files", "ranks", "promoZone", "promoChoice", "maxPromote", "promoOffset", "stalemate", "baring",
     "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions", "enPassant", "holdingsType",
     "shuffle", "protected", "counterStrike", "iron", "antiTrade", "extinction", "succession", "satellite",
-    "castleFlip", "autoGate", "zonal", "seed",
+    "castleFlip", "autoGate", "zonal",
 }
-# Keys the ID allows more than once (each names one piece type).
-_REPEATABLE = {"royal", "protected", "counterStrike", "iron", "antiTrade"}
 
 # The moves the ID gives a piece line whose move field is empty, looked up by
 # the piece name in lower case, whole (no plurals, no prefixes).  "king" is
