@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_perft_fairy import ours, theirs, walk
 
 from morphchess import Position, load
 from morphchess.notation import from_fen, to_fen
+from test_perft_fairy import ours, theirs, walk
 
 sf = pytest.importorskip("pyffish")
 
