@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .board import Board, RecordError, check_result, move_number, number_fits, play_recorded
+from .board import RESULTS, Board, RecordError, check_result, move_number, number_fits, play_recorded
 from .errors import quote
 from .idiagram import load
 from .notation import FenError
@@ -279,6 +279,8 @@ class _Reader:
         if self.depth:
             raise RecordError("a variation '(' that is never closed", game.board, line=self.variation_line)
         tag = game.headers.get("Result")
+        if tag is not None and tag not in RESULTS:
+            raise RecordError(f"[Result {quote(tag)}] is not one of {', '.join(RESULTS)}", game.board, line=line)
         if token is not None and tag is not None and token != tag:
             raise RecordError(f'the result {token} differs from [Result "{tag}"]', game.board, line=line)
         if tag is None and token is not None:

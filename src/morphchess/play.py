@@ -98,7 +98,7 @@ def parse_move(board: Board, text: str) -> Move:
         return board.parse_san(text)
     except MoveError as san_error:
         if "-" not in text:
-            raise
+            raise MoveError(f"cannot read {quote(text)}: {san_error}") from None
         try:
             replay = read_gamecourier(text, board.variant, fen=board.fen())
         except MoveError as e:

@@ -65,9 +65,10 @@ def read_record(text: str, form: str | None = None, variant: str | Variant | Non
         raise RecordError(f"unknown record form {form!r}: use {', '.join(FORMS)}")
     if form == "pgn":
         return _read_pgn(text, variant, setup, tags_win)
+    variant = "chess" if variant is None else variant
     if form == "gc":
-        return Record(gamecourier.read(text, variant or "chess", setup=setup), form)
-    return Record(_read_coord(text, variant or "chess", setup), form)
+        return Record(gamecourier.read(text, variant, setup=setup), form)
+    return Record(_read_coord(text, variant, setup), form)
 
 
 def _read_pgn(text: str, variant: str | Variant | None, setup: str | None, tags_win: bool) -> Record:
