@@ -187,7 +187,7 @@ def _selects(token: str, x: int, y: int) -> bool:
     """Does direction token (one or two letters) select vector (x, y)?"""
     if len(token) == 1 or token[0] == token[1]:
         return _single(token[0], x, y)
-    a, b = token
+    a, b = token[0], token[1]
     if "h" in token:
         return _half(b if a == "h" else a, x, y)
     if x == 0 or y == 0:  # orthogonal: each letter adds its direction
@@ -440,7 +440,8 @@ class _Collector:
         toggle = False
         for k, (mods, u) in enumerate(parts):
             if u.universal:
-                self.fail(u.pos, "the universal leaper 'U' in a multi-leg move is not supported")
+                self.fail(u.pos, f"the universal leaper 'U' with {u.mods!r} (multi-leg, d, k, j, o) is not "
+                                 "supported (the ID's swap dU among them)")
             if k and "i" in mods:
                 self.fail(u.pos, "'i' on a later leg is not supported")
             if "e" in mods:
