@@ -91,7 +91,7 @@ def cmd_show(args) -> None:
         print(f"Transformation group: {forms}; a turn may turn one of them into another in place")
     if len(v.setups) > 1:
         print("Setups (Black's array; White always plays 'standard'): " + ", ".join(v.setups))
-    shown = {}
+    shown: dict[str, list[str]] = {}
     for t in v.types:
         if t.morph is None:
             continue
@@ -173,6 +173,7 @@ def cmd_bestmove(args) -> None:
               flush=True)
 
     result = search(pos, on_info=show, **_search_limits(args))
+    assert result.move is not None  # the game is not over
     print(move_to_coord(pos, result.move))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 
 from .board import RESULTS, Board, Move, RecordError, check_result, move_number, number_fits, play_recorded
 from .errors import cut, quote
@@ -188,12 +189,16 @@ def _resolve(board: Board, turn: _Turn) -> Move:
     return move
 
 
+def _resolve_text(board: Board, turn: _Turn, _text: str) -> Move:
+    return _resolve(board, turn)
+
+
 def _chosen(cands: list[Move], places: list[_Action], to: str) -> Move:
     """The move of ``cands`` that the placements on its destination ``to`` choose."""
     if len(places) > 1:
         raise MoveError(f"two placements on {to}")
     if places:
-        new = places[0].label.upper()
+        new = (places[0].label or "").upper()
         chosen = [m for m in cands if m.new_piece.upper() == new]
         if not chosen:
             becomes = ", ".join(sorted({m.new_piece.upper() for m in cands}))
@@ -213,7 +218,7 @@ def _side_effect(board: Board, move: Move, a: _Action) -> bool:
     if move.is_castling and a.kind == "move":
         pfrom, pto, _code = move.raw.extra
         return (a.frm, a.to) == (v.square_name(pfrom), v.square_name(pto)) and (
-            a.label is None or a.label.upper() == board.piece_at(pfrom).upper())
+            a.label is None or a.label.upper() == (board.piece_at(pfrom) or "").upper())
     if move.is_en_passant and a.kind == "remove":
         return a.to == v.square_name(move.raw.extra[0])
     return False
@@ -236,7 +241,7 @@ def read(text: str, variant: str | Variant, setup: str | None = None, fen: str |
         if turn.number is not None and not number_fits(board, turn.number):
             raise RecordError(f"the move number {quote(turn.number)} does not fit", board, move_number(board),
                               turn.text)
-        play_recorded(board, turn.text, lambda _text, turn=turn: _resolve(board, turn))
+        play_recorded(board, turn.text, partial(_resolve_text, board, turn))
     if log.result is not None:
         check_result(board, log.result)
     return board

@@ -12,7 +12,7 @@ import re
 import sys
 
 from .board import Board, Move
-from .engine import level_limits, search
+from .engine import SearchResult, level_limits, search
 from .errors import quote
 from .gamecourier import read as read_gamecourier
 from .notation import MoveError
@@ -67,7 +67,7 @@ def render(board: Board, colour: bool = False, unicode: bool = False, flip: bool
                 fg = _WHITE_FG if is_own(p, WHITE) else _BLACK_FG
                 cells.append(f"{bg}{fg} {ch} {_RESET}")
             else:
-                cells.append(f"{ch}{'<' if sq in marked and sq == last.to_square else ' '}")
+                cells.append(f"{ch}{'<' if last is not None and sq == last.to_square else ' '}")
         sep = "" if colour else " "
         lines.append(f"{r + 1:>2} {sep.join(cells)}")
     names = [chr(97 + f) for f in files]
@@ -134,11 +134,16 @@ class Terminal:
             check = " (check)" if self.board.is_check() else ""
             self.say(f"{side} to move{check}.")
 
+    def best(self) -> tuple[Move, SearchResult]:
+        """The engine's move and its search (only asked while the game goes on)."""
+        result = search(self.board.position, **self.limits)
+        assert result.move is not None
+        return self.board.move(result.move), result
+
     def engine_move(self) -> None:
         board = self.board
         self.say("Thinking...")
-        result = search(board.position, **self.limits)
-        move = board.move(result.move)
+        move, result = self.best()
         score = f"mate in {result.mate}" if result.mate is not None else f"{result.score / 100:+.2f}"
         self.say(f"Engine plays {describe(board, move)}   [{score}, depth {result.depth}]")
         board.push(move)
@@ -160,9 +165,7 @@ class Terminal:
             if board.outcome() is not None:
                 self.say("The game is over.")
             else:
-                result = search(board.position, **self.limits)
-                move = board.move(result.move)
-                self.say(f"Hint: {describe(board, move)}")
+                self.say(f"Hint: {describe(board, self.best()[0])}")
         elif cmd == "undo":
             if len(board.move_stack) < (1 if board.turn != self.human else 2):
                 self.say("Nothing to take back.")
