@@ -10,13 +10,19 @@ import json
 import time
 
 import pytest
-from web_e2e_support import (  # noqa: F401 - fixtures
-    SHOTS, browser, click_move, game_id, live_server, new_game_via_api, page, pages, piece_on, server, sq,
-    wait_new_game, wait_plies,
-)
-from web_e2e_support import start as start_game
 
 from morphchess.variants import builtin, names
+
+import web_e2e_support as support
+from web_e2e_support import SHOTS, click_move, game_id, new_game_via_api, piece_on, sq, wait_new_game, wait_plies
+from web_e2e_support import start as start_game
+
+# the fixtures of the shared module
+browser = support.browser
+live_server = support.live_server
+page = support.page
+pages = support.pages
+server = support.server
 
 
 def start(page, variant: str, black: str = "human", level: int = 1, setup: str | None = None) -> None:
@@ -171,7 +177,7 @@ def test_engine_thinks_without_freezing_and_can_be_stopped(page):
     page.select_option("#white", "engine")
     try:
         page.wait_for_selector("#stop:not([disabled])")
-    except playwright_api.TimeoutError:
+    except support.playwright_api.TimeoutError:
         raise AssertionError(f"{page.inner_text('#status')!r} {page.inner_text('#engine-line')!r} "
                              f"{page.input_value('#white')} {page.input_value('#black')} "
                              f"{page.inner_text('#moves')!r}") from None

@@ -4,12 +4,19 @@ variant titles, records with names, and an accessibility check with axe-core."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
-from web_e2e_support import (  # noqa: F401 - fixtures
-    browser, click_move, drag, game_id, live_server, page, pages, piece_on, server, sq, start, wait_plies,
-)
+
+import web_e2e_support as support
+from web_e2e_support import click_move, game_id, piece_on, sq, start, wait_plies
+
+# the fixtures of the shared module
+browser = support.browser
+live_server = support.live_server
+page = support.page
+pages = support.pages
+server = support.server
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -108,7 +115,7 @@ def test_the_engine_reply_is_pushed_and_its_line_is_san_from_whites_view(page):
     assert not polls, polls  # no polling: the event stream brought the reply
     state = page.evaluate("async id => (await fetch(`/api/games/${id}`)).json()", gid)
     played = datetime.fromisoformat(state["history"][1]["at"].replace("Z", "+00:00"))
-    shown = datetime.fromtimestamp(page.evaluate("window.seen") / 1000, timezone.utc)
+    shown = datetime.fromtimestamp(page.evaluate("window.seen") / 1000, UTC)
     assert (shown - played).total_seconds() < 0.45, shown - played
     line = page.inner_text("#engine-line")
     info = state["engine"]
@@ -144,7 +151,7 @@ def test_exported_pgn_has_the_date_and_players(page):
     page.click("#export-pgn")
     page.wait_for_function("() => document.getElementById('record-text').value.includes('[Date')")
     pgn = page.input_value("#record-text")
-    today = datetime.now(timezone.utc).strftime("%Y.%m.%d")
+    today = datetime.now(UTC).strftime("%Y.%m.%d")
     assert f'[Date "{today}"]' in pgn
     assert '[Black "morphchess engine, level 1"]' in pgn
     assert '[White "?"]' not in pgn

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import re
 
-from web_e2e_support import (  # noqa: F401 - fixtures
-    browser, click_move, game_id, live_server, pages, piece_on, server, sq, wait_plies,
-)
+import web_e2e_support as support
+from web_e2e_support import click_move, game_id, piece_on, sq, wait_plies
+
+# the fixtures of the shared module
+browser = support.browser
+live_server = support.live_server
+pages = support.pages
+server = support.server
 
 
 def invite(pages, time_control: str = ""):

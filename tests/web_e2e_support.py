@@ -109,9 +109,8 @@ class Pages:
         context = self.browser.new_context(base_url=self.server, **options)
         context.set_default_timeout(TIMEOUT)
         if storage:
-            context.add_init_script("for (const [k, v] of Object.entries(%s)) "
-                                    "if (localStorage.getItem(k) === null) localStorage.setItem(k, v);"
-                                    % json.dumps(storage))
+            context.add_init_script(f"for (const [k, v] of Object.entries({json.dumps(storage)})) "
+                                    "if (localStorage.getItem(k) === null) localStorage.setItem(k, v);")
         self.contexts.append(context)
         pg = context.new_page()
         pg.on("pageerror", lambda e: self.errors.append(str(e)))
