@@ -146,7 +146,7 @@ def test_bad_input(capsys, argv, words):
 
 def test_bad_definition_files(capsys, tmp_path):
     bad = tmp_path / "bad.txt"
-    bad.write_text("files=9 knight:N:pN::b1 king:K:K::e1", encoding="utf-8")
+    bad.write_text("files=9 knight:N:N%::b1 king:K:K::e1", encoding="utf-8")
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"\xff\xfe\x00files=9")
     for path, word in ((bad, "knight"), (binary, str(binary)), (tmp_path, str(tmp_path))):
