@@ -165,3 +165,23 @@ def test_the_board_follows_the_window_size(pages):
     small = page.locator("#board").bounding_box()["width"]
     assert big > 800 and small < big * 0.75, (big, small)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+
+
+def test_without_the_event_stream_the_page_polls(page):
+    page.route("**/events*", lambda route: route.fulfill(status=404, content_type="application/json",
+                                                          body='{"error": {"code": "not_found", "message": "no"}}'))
+    start(page, "chess", black="engine", level=1)
+    click_move(page, "e2", "e4", 1)
+    wait_plies(page, 2)  # the engine's reply came by polling the game
+    assert page.inner_text("#connection") == ""
+
+
+def test_the_engine_line_while_it_thinks(page):
+    start(page, "chess", black="engine", level=7)  # 3 s a move
+    click_move(page, "e2", "e4", 1)
+    page.wait_for_function("() => /line: 1… \\S+/.test(document.getElementById('engine-line').textContent)")
+    line = page.inner_text("#engine-line")
+    assert line.startswith("Engine (Black) thinking · depth ") and "(White's view)" in line, line
+    page.click("#stop")
+    wait_plies(page, 2)
+    assert "(stopped)" in page.inner_text("#engine-line")

@@ -65,8 +65,9 @@ def test_two_people_play_live_a_spectator_watches_one_resigns(pages):
     assert ann.locator("#resign").is_disabled()
 
 
-def test_draw_offer_and_takeback_request_are_answered_by_the_other_player(pages):
-    ann, bob, _ = invite(pages)
+def test_clocks_offers_and_a_seat_link_opened_elsewhere(pages):
+    ann, bob, _ = invite(pages, "5+3")
+    assert ann.inner_text("#clocks").split() == ["White", "5:00", "Black", "5:00"]
     click_move(ann, "e2", "e4", 1)
     wait_plies(bob, 1)
     ann.click("#undo")  # in a game between two people: a request to the opponent
@@ -81,8 +82,14 @@ def test_draw_offer_and_takeback_request_are_answered_by_the_other_player(pages)
     ann.wait_for_selector("#offers button[data-what='draw'][data-answer='decline']")
     ann.click("#offers button[data-what='draw'][data-answer='decline']")
     bob.wait_for_function("() => document.getElementById('offers').textContent === ''")
+    click_move(bob, "d7", "d5", 2)
+    click_move(ann, "c2", "c4", 3)  # from here Black's clock runs
+    bob.wait_for_selector("#clocks .clock.running[data-side='black']")
+    annd = pages.open(ann.input_value("#seat-link"))  # Ann comes back from another device
+    assert "you play white" in annd.inner_text("#players")
+    wait_plies(annd, 3)
     bob.click("#offer-draw")
-    ann.click("#offers button[data-what='draw'][data-answer='accept']")
+    annd.click("#offers button[data-what='draw'][data-answer='accept']")
     for page in (ann, bob):
         page.wait_for_function("() => document.getElementById('status').textContent.includes('agreement')")
 

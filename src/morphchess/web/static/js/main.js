@@ -154,7 +154,7 @@ function draw() {
   for (const id of ["white", "black", "level"]) $(id).disabled = Boolean(app.game) && !owner;
   $("stop").disabled = !game.thinking || !app.you.length;
   $("undo").disabled = !app.you.length || game.status !== "playing" || !game.history.length;
-  $("undo").textContent = local ? "Take back" : "Ask to take back";
+  $("undo").textContent = ownAllSeats(game) ? "Take back" : "Ask to take back";
   $("move-input").disabled = !myTurn(game);
   $("transform").disabled = !board.canTransform();
   $("status").textContent = statusText(game);
@@ -266,9 +266,14 @@ async function act(what, call) {
   }
 }
 
+// Do we hold every seat a person plays (then we take back at once, else we ask the opponent)?
+function ownAllSeats(game) {
+  return ["white", "black"].every((side) => game.players[side] !== "human" || app.you.includes(side));
+}
+
 function takeBack() {
   const game = app.game;
-  if (game.mode !== "local") {
+  if (!ownAllSeats(game)) {
     act("Takeback request", () => api.offer(game.id, "takeback", "offer", null));
     return;
   }
