@@ -82,6 +82,21 @@ def test_tap_on_a_promotion_square_opens_the_chooser_without_choosing(pages):
     assert ply_count(page) == 0 and piece_on(page, "a7") == "P"
 
 
+def test_a_finger_drags_a_piece(pages):
+    page = pages.open(**PHONE)
+    start(page, "chess")
+    a, b = sq(page, "g1").bounding_box(), sq(page, "f3").bounding_box()
+    cdp = page.context.new_cdp_session(page)
+    points = [(a["x"] + a["width"] / 2 + (b["x"] - a["x"]) * i / 6, a["y"] + a["height"] / 2 + (b["y"] - a["y"]) * i / 6)
+              for i in range(7)]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": points[0][0], "y": points[0][1]}]})
+    for x, y in points[1:]:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    wait_plies(page, 1)
+    assert piece_on(page, "f3") == "N"
+
+
 # -- refused moves and lost connections are shown ------------------------------------------------------
 def alert_text(page) -> str:
     page.wait_for_selector("#notice:not(:empty)")
