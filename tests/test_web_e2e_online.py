@@ -63,6 +63,10 @@ def test_two_people_play_live_a_spectator_watches_one_resigns(pages):
         page.wait_for_function("() => document.getElementById('status').textContent.includes('resigned')")
     assert ann.inner_text("#status") == "Game over: White wins: Black resigned (1-0)"
     assert ann.locator("#resign").is_disabled()
+    watcher.click("#export-pgn")
+    watcher.wait_for_function("() => document.getElementById('record-text').value.includes('[White')")
+    pgn = watcher.input_value("#record-text")
+    assert '[White "Ann"]' in pgn and '[Black "Bob"]' in pgn and '[Result "1-0"]' in pgn
 
 
 def test_clocks_offers_and_a_seat_link_opened_elsewhere(pages):
