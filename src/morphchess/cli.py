@@ -8,7 +8,7 @@ import time
 import warnings
 
 from . import uci, xboard
-from .errors import InputError, quote
+from .errors import InputError, cut, quote
 from .idiagram import VariantWarning
 from .lab.cli import add as lab_command
 from .notation import move_to_coord, to_fen
@@ -283,6 +283,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit status 2), like the rest of the command line."""
 
     def error(self, message: str):
+        message = cut(message.replace("\n", "\\n"), 200)  # argparse quotes the arguments whole
         self.exit(2, f"morphchess: error: {message} (see 'morphchess --help')\n")
 
 
