@@ -313,3 +313,20 @@ def test_a_pasted_variant_in_the_lobby_by_its_title(client):
     seek = next(s for s in client.get("/api/lobby").json()["open"] if s["id"] == g["id"])
     assert seek["title"] == "Lobby Test Game" and seek["variant"].startswith("def-")
     assert "Lobby Test Game" in client.get("/lobby").text
+
+
+def test_postgresql_notifies_every_process_of_a_change(pg_url):
+    from morphchess.web.db import Database
+    heard: list[str] = []
+    one, two = Database(pg_url), Database(pg_url)
+    try:
+        one.listen(heard.append)
+        end = time.monotonic() + 10
+        while not heard and time.monotonic() < end:  # sent again until the listener has connected
+            with two.write() as conn:
+                two.notify(conn, "some-game")
+            time.sleep(0.2)
+        assert heard and set(heard) == {"some-game"}
+    finally:
+        one.dispose()
+        two.dispose()

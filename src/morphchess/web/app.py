@@ -54,6 +54,7 @@ def create_app(db_url: str | None = None, games_per_minute: int = 60) -> FastAPI
     store = Store(db, catalog, games_per_minute)
     notifier = Notifier()
     store.listeners.append(notifier.changed)
+    db.listen(notifier.changed)  # changes made by other processes (PostgreSQL)
     bots = Bots(store)
 
     @asynccontextmanager

@@ -133,6 +133,7 @@ class Bots:
                     values.update(engine_info=json.dumps(info), engine_seq=games.c.engine_seq + 1)
                 with self.db.write() as conn:
                     conn.execute(games.update().where(games.c.id == gid, games.c.engine_job == job).values(**values))
+                    self.db.notify(conn, gid)
                 shown, renewed = info, time.monotonic()
                 self.store.changed(gid)
 

@@ -3,13 +3,17 @@
 One code path for SQLite and PostgreSQL.  A write transaction locks the game it
 changes: ``BEGIN IMMEDIATE`` on SQLite (the whole file), ``SELECT ... FOR
 UPDATE`` on PostgreSQL (the game's row), so concurrent requests on one game
-run one after the other, whichever process serves them.
+run one after the other, whichever process serves them.  On PostgreSQL every
+change also sends a notification (``NOTIFY``) that wakes the event streams of
+all processes at once; elsewhere they poll.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import resources
@@ -35,6 +39,8 @@ from sqlalchemy.engine import Connection, Engine
 __all__ = ["metadata", "definitions", "games", "moves", "Database", "default_url", "now"]
 
 metadata = MetaData()
+CHANNEL = "morphchess_games"  # PostgreSQL notifications: the payload is a game id
+_log = logging.getLogger("morphchess.web")
 
 definitions = Table(
     "definitions", metadata,
@@ -151,6 +157,7 @@ class Database:
         self.url = url
         self.engine = _engine(url)
         self.sqlite = self.engine.dialect.name == "sqlite"
+        self._closed = threading.Event()
         self.migrate()
 
     def migrate(self) -> None:
@@ -190,5 +197,30 @@ class Database:
         """The game's row, locked until the transaction ends (None for an unknown id)."""
         return conn.execute(games.select().where(games.c.id == gid).with_for_update()).mappings().first()
 
+    def notify(self, conn: Connection, gid: str) -> None:
+        """Tell every process that the game changed, when the transaction commits (PostgreSQL)."""
+        if not self.sqlite:
+            conn.execute(text("SELECT pg_notify(:channel, :gid)"), {"channel": CHANNEL, "gid": gid})
+
+    def listen(self, callback: Callable[[str], None]) -> None:
+        """PostgreSQL: call ``callback(game id)`` for each change any process commits (in a thread)."""
+        if not self.sqlite:
+            threading.Thread(target=self._listen, args=(callback,), daemon=True, name="morphchess-listen").start()
+
+    def _listen(self, callback: Callable[[str], None]) -> None:
+        import psycopg
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        while not self._closed.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    while not self._closed.is_set():
+                        for note in conn.notifies(timeout=1.0):
+                            callback(note.payload)
+            except psycopg.Error as e:  # the streams still poll; try again shortly
+                _log.warning("listening for game changes: %s", str(e).splitlines()[0] if str(e) else e)
+                self._closed.wait(1.0)
+
     def dispose(self) -> None:
+        self._closed.set()
         self.engine.dispose()

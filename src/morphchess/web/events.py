@@ -1,8 +1,9 @@
 """A game's live event stream (Server-Sent Events).
 
 The stream polls the game's row (a cheap query of its version and engine
-progress) and is woken at once when this process changes the game; changes
-made by other processes are seen within :data:`POLL_S`.  Each event's id is the
+progress) and is woken at once when this process changes the game, or, on
+PostgreSQL, when any process does (a notification); otherwise changes made by
+other processes are seen within :data:`POLL_S`.  Each event's id is the
 game's ply, so a reconnecting ``EventSource`` (``Last-Event-ID``) gets exactly
 the moves it missed.
 """

@@ -217,6 +217,7 @@ class Store:
         """Write new values into the game's row (and the snapshot), counting a new version."""
         values.update(version=game.row["version"] + 1, updated=at)
         conn.execute(games.update().where(games.c.id == game.id).values(**values))
+        self.db.notify(conn, game.id)
         game.row.update(values)
 
     def push(self, conn: Connection, game: Game, move: Move, at: datetime) -> None:
