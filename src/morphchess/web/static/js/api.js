@@ -2,10 +2,9 @@
 // with the server's message; a request that got no answer at all as an ApiError of status 0.
 
 export class ApiError extends Error {
-  constructor(status, message, code = "") {
+  constructor(status, message) {
     super(message);
     this.status = status;
-    this.code = code;
   }
 
   get lost() {
@@ -22,9 +21,9 @@ export function useToken(token) {
 function messageOf(status, text) {
   try {
     const error = JSON.parse(text).error;
-    if (error && error.message) return [error.message, error.code || ""];
+    if (error && error.message) return error.message;
   } catch (e) { /* not JSON: the text itself */ }
-  return [text.trim().slice(0, 300) || `the server answered ${status}`, ""];
+  return text.trim().slice(0, 300) || `the server answered ${status}`;
 }
 
 async function call(method, path, body) {
@@ -42,7 +41,7 @@ async function call(method, path, body) {
   } catch (e) {
     throw new ApiError(0, "connection lost: the server did not answer");
   }
-  if (!response.ok) throw new ApiError(response.status, ...messageOf(response.status, text));
+  if (!response.ok) throw new ApiError(response.status, messageOf(response.status, text));
   const type = response.headers.get("Content-Type") || "";
   return type.includes("json") ? JSON.parse(text) : text;
 }

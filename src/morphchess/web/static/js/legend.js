@@ -57,7 +57,7 @@ export function renderLegend(container, rulesBox, variant) {
     variant.rules.bare_king ? "bare king loses" : null,
     ...variant.transforms.map((g) => `a turn may transform ${g.join("/")} into another of these forms`),
   ].filter(Boolean);
-  rulesBox.textContent = `${variant.name}: ${rules.join("; ")}.`;
+  rulesBox.textContent = `${variant.title || variant.name}: ${rules.join("; ")}.`;
   container.innerHTML = variant.types.map((type) => `
     <div class="legend-card" data-letter="${type.letter}">
       <div class="head">

@@ -19,7 +19,6 @@ const OTHER = { white: "black", black: "white" };
 
 const app = {
   variants: new Map(), // key -> variant view
-  titles: new Map(), // key -> title
   variant: null,
   game: null,
   you: [], // the seats this page holds in the game shown
@@ -59,7 +58,6 @@ function titleOf(variant) {
 }
 
 function addVariantOption(key, title) {
-  app.titles.set(key, title);
   const select = $("variant");
   const option = [...select.options].find((o) => o.value === key);
   if (option) option.textContent = title;
