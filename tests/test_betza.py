@@ -132,7 +132,7 @@ nightrider:N:NN:n:
 cardinalrider:I:BNN:i:
 chancellorrider:J:RNN:j:
 king step:M:K:m:
-king:K:K:k:
+king:K:K:k:e1
 """
 
 

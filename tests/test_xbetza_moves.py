@@ -16,7 +16,7 @@ from morphchess.notation import from_fen, to_fen
 
 
 def board(betza: str):
-    return load(f"files=9 ranks=9 promoZone=0\nstone:P:mfW:p:\npiece:X:{betza}:x:\nking:K:K:k:", "t")
+    return load(f"files=9 ranks=9 promoZone=0\nstone:P:mfW:p:\npiece:X:{betza}:x:\nking:K:K:k:a2", "t")
 
 
 def fen(pieces: dict[str, str], side: str = "w") -> str:

@@ -191,10 +191,13 @@ class Position:
     def _path_attack(self, sq: int, by: int) -> bool:
         """Does a multi-leg move of a piece of ``by`` capture on ``sq`` (or check it, ``k``)?"""
         b = self.board
-        codes = self.t.path_codes[by]
-        moves = self.t.moves
+        t = self.t
+        codes, reach, moves, F = t.path_codes[by], t.path_reach, t.moves, t.files
         for s, p in enumerate(b):
             if p and codes[p]:
+                bound = reach[p]
+                if bound and max(abs(s % F - sq % F), abs(s // F - sq // F)) > bound:
+                    continue
                 found: list = []
                 for legs in moves[p][s][5]:
                     self._legs(p, s, legs, 0, s, 0, (), found, False, True)
@@ -479,7 +482,8 @@ class Position:
         cap = b[to]
         us = self.turn
         ep = self.ep
-        saved = (m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights)
+        saved: tuple = (m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights)
+        taken: tuple = (0, ())
         h = self.hash ^ t.zob_side ^ z[piece][frm] ^ z[new][to]
         if ep:
             h ^= ep[2]
@@ -499,9 +503,9 @@ class Position:
             b[frm] = new
             self.halfmove += 1
         elif kind is LEGS:
-            h, cap = self._make_legs(m, piece, h)
-            saved = saved[:2] + (cap,) + saved[3:]
-            cap = cap[0]
+            h, taken = self._make_legs(m, piece, h)
+            saved = saved[:2] + (taken,) + saved[3:]
+            cap = taken[0]
         else:
             b[frm] = 0
             b[to] = new
@@ -537,7 +541,7 @@ class Position:
         self.turn = us ^ 1
         self.hash = h
         if kind is LEGS:
-            if any(royal[x] for x in saved[2][1]):
+            if any(royal[x] for x in taken[1]):
                 self._rescan_royals()
         elif cap != saved[2]:  # en passant: the victim stood elsewhere
             saved = saved[:2] + (cap,) + saved[3:]

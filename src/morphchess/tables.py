@@ -100,6 +100,7 @@ class Tables:
         self.type_of = [0] * n
         self.valid = [False] * n
         self.path_codes: list[list[bool]] = [[False] * n for _ in (WHITE, BLACK)]
+        self.path_reach = [0] * n  # how far (in king steps) a code's paths reach; 0: no bound
         self._path_legs: dict = {}   # (type index, colour) -> compiled paths
         self._rays: dict = {}        # (leg key, direction, square) -> ray of a path leg
         self._leg_moves: dict = {}   # (code, from, to, extra) -> moves of a path
@@ -137,6 +138,7 @@ class Tables:
         self.promo[c] = self._promotions(v, t, colour)
         self.moves[c] = _Lazy(lambda sq: self._entry(t, colour, virgin, c, sq))
         self.path_codes[colour][c] = bool(t.moves.paths)
+        self.path_reach[c] = self._reach_bound(self._path_legs[(t.index, colour)])
         if virgin:
             sign = 1 if colour == WHITE else -1
             self.castle[c] = tuple((cs.steps, side * sign) for cs in t.moves.castlings for side in cs.sides)
@@ -146,7 +148,7 @@ class Tables:
         files join into a cylinder, and the ray ends before it comes back to ``sq``."""
         F, R = self.files, self.ranks
         f, r = sq % F, sq // F
-        out = []
+        out: list[int] = []
         while rng == 0 or len(out) < rng:
             f, r = f + dx, r + dy
             if wrap:
@@ -235,6 +237,16 @@ class Tables:
         self._leg_count += 1
         return PathLeg(self._leg_count, leg.dirs, vectors, leg.rng, leg.modes, leg.skip, leg.hurdle, leg.lame,
                        leg.wrap)
+
+    @staticmethod
+    def _reach_bound(paths: tuple) -> int:
+        """The farthest (in king steps) any of the compiled ``paths`` gets from its start; 0: unbounded."""
+        bound = 0
+        for legs, _initial in paths:
+            if any(leg.rng == 0 or leg.wrap for leg in legs):
+                return 0
+            bound = max(bound, sum(leg.rng * max(max(abs(x), abs(y)) for x, y in leg.vectors) for leg in legs))
+        return bound
 
     def leg_ray(self, leg: PathLeg, d: int, sq: int) -> tuple:
         """The ray of ``leg`` from ``sq`` in direction ``d``: ``(square, middle)`` pairs, ``middle``
