@@ -118,7 +118,7 @@ def make_player(spec: str, variant, movetime_ms: int, rng: random.Random):
     if kind == "greedy":
         return GreedyPlayer(rng, variant)
     if kind in ("uci", "xboard"):
-        return (UciPlayer if kind == "uci" else XboardPlayer)(arg, variant, movetime_ms)
+        return (UciPlayer if kind == "uci" else XboardPlayer)(str(arg), variant, movetime_ms)
     limits = {"depth": {"depth": arg}, "time": {"movetime_ms": arg}, "nodes": {"nodes": arg}}.get(kind)
     return EnginePlayer(limits if limits is not None else level_limits(arg))
 
