@@ -35,7 +35,7 @@ __all__ = ["SearchResult", "search", "level_limits", "MATE"]
 MATE = 100_000          # score of a mate on the board; mate in n plies scores MATE - n
 MATE_BOUND = MATE - 1000
 MAX_PLY = 100
-TT_LIMIT = 400_000      # entries before the transposition table is cleared
+TT_LIMIT = 400_000      # entries before the transposition table (one per variant and process) is cleared
 EXACT, LOWER, UPPER = 0, 1, 2
 FUTILITY_MARGIN = 150
 
@@ -127,7 +127,7 @@ class _Searcher:
         self.stalemate_score = -MATE if v.stalemate_loses else 0
         self.fifty = 2 * v.fifty_moves if v.fifty_moves else 10 ** 9
         self.repetition = bool(v.repetitions)
-        self.tt: dict = {}
+        self.tt: dict = v.derived(("transposition table",), dict)  # kept from one search to the next
         self.killers = [[None, None] for _ in range(MAX_PLY + 1)]
         self.history: dict = {}
         # hashes of the game so far (positions that can still repeat) and of the search path
