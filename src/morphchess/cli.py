@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 import warnings
@@ -25,13 +26,21 @@ class UsageError(InputError):
 MAX_PERFT_DEPTH = 20  # deeper counts take years on any board, and recursion would give out first
 
 
-def _variant(spec: str) -> Variant:
+@contextlib.contextmanager
+def _warnings_in_one_line():
+    """Print each warning about a definition loaded inside as one line ``warning: ...`` on stderr."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", VariantWarning)
-        v = load_variant(spec)
-    for w in caught:
-        print(f"warning: {w.message}", file=sys.stderr)
-    return v
+        try:
+            yield
+        finally:
+            for w in caught:
+                print(f"warning: {cut(str(w.message), 200)}", file=sys.stderr)
+
+
+def _variant(spec: str) -> Variant:
+    with _warnings_in_one_line():
+        return load_variant(spec)
 
 
 def start_position(v: Variant, setup: str | None, fen: str | None, moves: str | None) -> Position:
@@ -255,7 +264,9 @@ def _read_text(path: str) -> str:
 
 def _record(args):
     from .records import read_record
-    return read_record(_read_text(args.file), args.source, args.variant, args.setup)
+    text = _read_text(args.file)
+    with _warnings_in_one_line():  # a PGN's [VariantDefinition] is loaded too
+        return read_record(text, args.source, args.variant, args.setup)
 
 
 def cmd_convert(args) -> None:

@@ -60,6 +60,7 @@ def read_record(text: str, form: str | None = None, variant: str | Variant | Non
     a Game Courier log or coordinate list.  Raises :class:`RecordError` (an
     :class:`~morphchess.errors.InputError`).
     """
+    text = text.removeprefix("\ufeff")  # a byte order mark is no part of the record
     form = form or record_format(text)
     if form not in FORMS:
         raise RecordError(f"unknown record form {form!r}: use {', '.join(FORMS)}")
