@@ -106,10 +106,12 @@ class Path:
 
 @dataclass(frozen=True)
 class Castling:
-    """Castling: the royal piece moves ``steps`` squares to the side(s) ``sides`` (-1 left, +1 right)."""
+    """Castling: the royal piece moves ``steps`` squares to the side(s) ``sides`` (-1 left, +1 right),
+    with the partner ``skip`` pieces in from the outermost one (``j``)."""
 
     steps: int
     sides: tuple[int, ...]
+    skip: int = 0
 
 
 @dataclass(frozen=True)
@@ -375,7 +377,7 @@ class _Collector:
         if j == i or int(text[j:i]) < 1:
             self.fail(atom_pos, "castling 'O' needs a number of squares, e.g. O2")
         sides = tuple(s for s, ok in ((-1, _castle_side(mods, "l")), (1, _castle_side(mods, "r"))) if ok)
-        self.castlings.append(Castling(int(text[j:i]), sides))
+        self.castlings.append(Castling(int(text[j:i]), sides, mods.count("j")))
         return i
 
     # -- one atom with its modifiers ------------------------------------------------

@@ -81,6 +81,7 @@ class Tables:
     def __init__(self, v: Variant) -> None:
         F, R = v.files, v.ranks
         self.files, self.ranks, self.size = F, R, F * R
+        self.holes = frozenset(v.holes)  # squares that are not on the board: rays end before them
         n = 4 * (len(v.types) + 1)
         self.ncodes = n
         self.has_castling = any(t.moves.castlings for t in v.types)
@@ -144,8 +145,8 @@ class Tables:
             self.castle[c] = tuple((cs.steps, side * sign) for cs in t.moves.castlings for side in cs.sides)
 
     def _ray(self, sq: int, dx: int, dy: int, rng: int, wrap: bool = False) -> list[int]:
-        """Squares from ``sq`` in steps (dx, dy), at most ``rng`` (0: to the edge); ``wrap``: the
-        files join into a cylinder, and the ray ends before it comes back to ``sq``."""
+        """Squares from ``sq`` in steps (dx, dy), at most ``rng`` (0: to the edge or a hole); ``wrap``:
+        the files join into a cylinder, and the ray ends before it comes back to ``sq``."""
         F, R = self.files, self.ranks
         f, r = sq % F, sq // F
         out: list[int] = []
@@ -153,7 +154,7 @@ class Tables:
             f, r = f + dx, r + dy
             if wrap:
                 f %= F
-            if not (0 <= f < F and 0 <= r < R) or r * F + f == sq:
+            if not (0 <= f < F and 0 <= r < R) or r * F + f == sq or r * F + f in self.holes:
                 break
             out.append(r * F + f)
         return out
@@ -197,6 +198,8 @@ class Tables:
             to = ray[0]
             dx, dy = s.dx * sign, s.dy * sign
             blockers = tuple(sq + oy * F + ox for ox, oy in leap_path(dx, dy)) if s.lame else ()
+            if not self.holes.isdisjoint(blockers):  # a hole blocks a lame leap for good
+                return
             double = self.has_ep and s.initial and s.lame and s.move and not s.capture and blockers
             if s.move and s.capture and not ep and not blockers:
                 lp.append((to, self.moves_to(c, sq, to)))
@@ -260,6 +263,8 @@ class Tables:
             if (leg.lame or leg.hurdle) and leg.rng == 1 and squares and not leg.wrap:
                 path = leap_path(dx, dy)
                 mid = sq + path[0][1] * self.files + path[0][0] if path else -1
+                if mid in self.holes:  # a hole blocks a lame leap and can be jumped like a piece
+                    squares, mid = ([] if leg.lame else squares), -1
             ray = self._rays[key] = tuple((s, mid) for s in squares)
         return ray
 
@@ -347,19 +352,21 @@ class Tables:
         """{(colour, rank, side): square}: where each castling king's partners start.
 
         A partner square is the outermost occupied square of a castling
-        king's rank on that side, in the variant's setups."""
+        king's rank on that side, in the variant's setups; with ``j`` (``KisjO2``,
+        Omega Chess) the next one inward for each ``j``."""
         out = {}
         for placement in v.setups.values():
             for sq, (ti, colour) in placement.items():
-                if not v.type(ti).moves.castlings:
+                castlings = v.type(ti).moves.castlings
+                if not castlings:
                     continue
+                skip = max(cs.skip for cs in castlings)
                 rank = sq // v.files
                 for side in (-1, 1):
-                    f = sq % v.files + side
-                    while 0 <= f < v.files:
-                        if rank * v.files + f in placement and placement[rank * v.files + f][1] == colour:
-                            out[(colour, rank, side)] = rank * v.files + f
-                        f += side
+                    found = [rank * v.files + f for f in range(sq % v.files + side, -1 if side < 0 else v.files, side)
+                             if placement.get(rank * v.files + f, (0, -1))[1] == colour]
+                    if len(found) > skip:
+                        out[(colour, rank, side)] = found[-1 - skip]
         return out
 
     # -- reversed tables for attack detection ---------------------------------
@@ -415,6 +422,8 @@ class Tables:
             return
         for src in sources:
             blockers = tuple(src + oy * F + ox for ox, oy in leap_path(dx, dy)) if s.lame else ()
+            if not self.holes.isdisjoint(blockers):
+                continue
             ux, uy = dx // g, dy // g
             if not blockers and g > 1:  # an unblockable leap
                 near.setdefault(src, set()).update(codes)
