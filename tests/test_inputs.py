@@ -341,3 +341,32 @@ def test_options_out_of_range_are_refused(capsys, monkeypatch, argv, words):
     line = refused(capsys, *argv)
     for w in words:
         assert w in line
+
+
+# -- convert loses nothing silently ---------------------------------------------------------------
+
+def test_convert_keeps_the_result_and_comments_or_says_what_it_drops(capsys, tmp_path):
+    path = record_file(tmp_path, '[White "Alice"]\n\n1. e4 {best} e5 1-0\n', "game.pgn")
+    code, out, err = cli(capsys, "convert", path, "--to", "pgn")
+    assert code == 0 and '[White "Alice"]' in out and "{best}" in out and out.rstrip().endswith("1-0")
+    code, out, err = cli(capsys, "convert", path, "--to", "gc")
+    assert out.splitlines()[-1] == "1-0" and err == "warning: the gc form cannot hold tags and comments of the record\n"
+    assert read_record(out).result == "1-0"
+    code, out, err = cli(capsys, "convert", path, "--to", "coord")
+    assert out == "e2e4 e7e5\n" and "the result 1-0" in err
+    code, out, err = cli(capsys, "convert", record_file(tmp_path, "1. P e2-e4 1... p e7-e5 0-1"), "--to", "pgn")
+    assert '[Result "0-1"]' in out and err == ""
+
+
+def test_byte_order_mark_and_windows_line_ends_are_read(tmp_path, capsys):
+    for text in ('\ufeff[Event "x"]\r\n\r\n1. e4 e5 *\r\n', "\ufeffe2e4 e7e5\r\n",
+                 "\ufeff1. P e2-e4\r\n1... p e7-e5\r\n"):
+        (tmp_path / "bom.txt").write_bytes(text.encode("utf-8"))
+        code, out, _ = cli(capsys, "replay", str(tmp_path / "bom.txt"))
+        assert code == 0 and "2 plies" in out
+
+
+def test_definition_warnings_of_a_pgn_are_one_line_each(capsys, tmp_path):
+    text = '[Variant "x"]\n[VariantDefinition "files=8 ranks=8 promoZonne=1"]\n[VariantDefinition "king:K:K::e1"]\n\n*'
+    code, out, err = cli(capsys, "replay", record_file(tmp_path, text))
+    assert code == 0 and err == "warning: x: unknown key promoZonne=1 kept but not used\n"

@@ -272,13 +272,26 @@ def _record(args):
 def cmd_convert(args) -> None:
     from . import gamecourier, pgn
     record = _record(args)
-    board, headers = record.board, record.headers
+    board = record.board
+    decided = record.result if board.outcome() is None and record.result != "*" else None  # e.g. resigned
     if args.to == "pgn":
-        sys.stdout.write(pgn.write(board, headers))
+        sys.stdout.write(pgn.write(board, record.headers, record.comments))
     elif args.to == "gc":
-        sys.stdout.write(gamecourier.write(board))
+        sys.stdout.write(gamecourier.write(board) + (f"{decided}\n" if decided else ""))
     else:
         print(" ".join(m.uci() for m in board.move_stack))
+    dropped = [what for what, lost in (("tags", args.to != "pgn" and _has_tags(record.headers)),
+                                       ("comments", args.to != "pgn" and record.comments),
+                                       (f"the result {decided}", args.to == "coord" and decided)) if lost]
+    if dropped:
+        print(f"warning: the {args.to} form cannot hold {' and '.join(dropped)} of the record", file=sys.stderr)
+
+
+def _has_tags(headers: dict[str, str] | None) -> bool:
+    """Does a record have tags with content beyond its result and the rules?"""
+    from .pgn import SEVEN_TAGS
+    unknown = {"?", "????.??.??", ""}
+    return any(k in SEVEN_TAGS and k != "Result" and v not in unknown for k, v in (headers or {}).items())
 
 
 def cmd_replay(args) -> None:

@@ -17,7 +17,7 @@ from .errors import cut, quote
 from .notation import MoveError
 from .variant import Variant
 
-__all__ = ["write", "write_move", "read"]
+__all__ = ["write", "write_move", "read", "read_log"]
 
 _SQ = r"[a-z][0-9]{1,3}"
 _MOVE = re.compile(rf"(?P<frm>{_SQ})-(?P<to>{_SQ})")
@@ -225,7 +225,14 @@ def _side_effect(board: Board, move: Move, a: _Action) -> bool:
 
 
 def read(text: str, variant: str | Variant, setup: str | None = None, fen: str | None = None) -> Board:
-    """Replay a Game Courier log of ``variant`` (from ``setup`` or ``fen``) and return the board.
+    """Replay a Game Courier log of ``variant`` (from ``setup`` or ``fen``) and return the board
+    (:func:`read_log` also gives the result written at its end)."""
+    return read_log(text, variant, setup, fen)[0]
+
+
+def read_log(text: str, variant: str | Variant, setup: str | None = None,
+             fen: str | None = None) -> tuple[Board, str | None]:
+    """Replay a Game Courier log; the board and the result written at its end (None if none).
 
     Move numbers, labels (any case) and ``//`` comments are optional; a move
     number must fit its move, a result must end the log and fit the rules.
@@ -244,4 +251,4 @@ def read(text: str, variant: str | Variant, setup: str | None = None, fen: str |
         play_recorded(board, turn.text, partial(_resolve_text, board, turn))
     if log.result is not None:
         check_result(board, log.result)
-    return board
+    return board, log.result

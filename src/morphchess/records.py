@@ -26,12 +26,18 @@ _GC_ACTION = re.compile(r"(?:^|[\s;])(?:[a-z][0-9]+-[a-z][0-9]+|[A-Za-z]+-[a-z][
 
 @dataclass
 class Record:
-    """A record read back: the board after its last move, its form and, for PGN, tags and comments."""
+    """A record read back: the board after its last move, its form, its tags (PGN; a Game Courier log's
+    result as ``Result``) and comments (PGN)."""
 
     board: Board
     form: str
     headers: dict[str, str] | None = None
     comments: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def result(self) -> str:
+        """The result the record gives (``*`` if none)."""
+        return (self.headers or {}).get("Result", "*")
 
 
 def record_format(text: str) -> str:
@@ -68,7 +74,8 @@ def read_record(text: str, form: str | None = None, variant: str | Variant | Non
         return _read_pgn(text, variant, setup, tags_win)
     variant = "chess" if variant is None else variant
     if form == "gc":
-        return Record(gamecourier.read(text, variant, setup=setup), form)
+        board, result = gamecourier.read_log(text, variant, setup=setup)
+        return Record(board, form, {"Result": result} if result else None)
     return Record(_read_coord(text, variant, setup), form)
 
 
