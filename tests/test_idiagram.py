@@ -351,3 +351,14 @@ def test_a_shuffled_array_travels_in_records_by_its_setup_name():
     again = pgn.read(record).board
     assert to_fen(again.root().position) == to_fen(board.root().position) != to_fen(Position(board.variant))
     assert again.fen() == board.fen()
+
+
+def test_square_and_setup_names_are_ascii_and_quoted_short():
+    chess = builtin("chess")
+    assert chess.square("e3") == 20
+    for bad in ("e\u0663", "3e", "e", "ee3"):
+        with pytest.raises(ValueError, match="not a square name"):
+            chess.square(bad)
+    with pytest.raises(VariantError) as e:
+        chess.placement("x" * 100_000)
+    assert len(str(e.value)) < 200

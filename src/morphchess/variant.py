@@ -10,6 +10,7 @@ variant refuses changes.  Data derived from it (the engine's tables) lives in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .betza import PieceMoves
-from .errors import InputError
+from .errors import InputError, quote
 
 __all__ = ["VariantError", "PieceType", "PromoLimit", "Variant", "WHITE", "BLACK"]
 
@@ -117,11 +118,11 @@ class Variant(_Freezable):
     def square(self, name: str) -> int:
         """Square index of a name such as ``e4`` or ``a10``; ValueError if it is not on the board."""
         name = name.strip().lower()
-        if len(name) < 2 or not name[0].isalpha() or not name[1:].isdigit():
-            raise ValueError(f"{name!r} is not a square name")
+        if not re.fullmatch(r"[a-z][0-9]+", name):
+            raise ValueError(f"{quote(name)} is not a square name")
         f, r = ord(name[0]) - 97, int(name[1:]) - 1
         if not (0 <= f < self.files and 0 <= r < self.ranks):
-            raise ValueError(f"square {name!r} is off the {self.files}x{self.ranks} board")
+            raise ValueError(f"square {quote(name)} is off the {self.files}x{self.ranks} board")
         return r * self.files + f
 
     def square_name(self, sq: int) -> str:
@@ -177,7 +178,7 @@ class Variant(_Freezable):
             from .shuffle import shuffled
             return self.derived(("shuffle", int(seed)), lambda: MappingProxyType(shuffled(self, int(seed))))
         names = ", ".join([*self.setups, "shuffle-SEED"] if self.shuffle else self.setups)
-        raise VariantError(f"{self.name} has no setup {setup!r}; it has: {names}")
+        raise VariantError(f"{self.name} has no setup {quote(setup)}; it has: {names}")
 
     def kings_only_draw(self) -> bool:
         """Is a board of royal pieces only a draw?  Only where every royal type reaches just the
