@@ -73,6 +73,7 @@ def test_moves_appear_live_and_a_reconnect_catches_up(server):
 
 def test_engine_move_is_pushed_through_the_stream(server):
     status, g = server.call("POST", "/api/games", {"black": "engine", "level": 1})
+    assert status == 200, g
     events: list = []
     watcher = threading.Thread(target=lambda: events.extend(read_events(
         server.port, f"/api/games/{g['id']}/events?since=0",
@@ -184,6 +185,7 @@ def test_an_engine_seat_whose_server_died_moves_after_the_restart(tmp_path):
     url = f"sqlite:///{tmp_path}/games.db"
     server = Server(url).start()
     status, g = server.call("POST", "/api/games", {"black": "engine", "level": 6})
+    assert status == 200, g
     state = server.call("POST", f"/api/games/{g['id']}/moves", {"move": "e2e4", "ply": 0}, g["seat"]["token"])[1]
     assert state["thinking"]
     server.kill()  # while the engine thinks
