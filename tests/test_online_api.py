@@ -330,3 +330,10 @@ def test_postgresql_notifies_every_process_of_a_change(pg_url):
     finally:
         one.dispose()
         two.dispose()
+
+
+def test_the_default_database_is_a_file_in_the_user_data_directory(tmp_path, monkeypatch):
+    from morphchess.web.db import default_url
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_url() == f"sqlite:///{tmp_path}/morphchess/games.sqlite3"
+    assert (tmp_path / "morphchess").is_dir()
