@@ -362,3 +362,17 @@ def test_square_and_setup_names_are_ascii_and_quoted_short():
     with pytest.raises(VariantError) as e:
         chess.placement("x" * 100_000)
     assert len(str(e.value)) < 200
+
+
+@pytest.mark.parametrize("key", ["iron=1", "antiTrade=1", "castleFlip=1", "autoGate=1", "zonal=1"])
+def test_every_rule_key_that_is_not_played_is_warned(key):
+    with pytest.warns(VariantWarning, match=key):
+        v = load(f"{key}\nrook:R:R::a1\nking:K:K::e1", "k")
+    assert len(v.warnings) == 1
+
+
+def test_shogi_style_promotion_never_falls_back_to_the_chess_choices():
+    with pytest.warns(VariantWarning, match="promoOffset"):
+        v = load("promoOffset=2\npawn:P:fW::a2\nking:K:K::e1\ntokin:T:WfF::", "s")
+    assert not v.promotes(v.type(1)) and v.promoted_type(v.type(1)) == 3
+    assert v.promotion_choices(v.type(1), 0) == ()

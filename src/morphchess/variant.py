@@ -139,7 +139,9 @@ class Variant(_Freezable):
         return self.types[index - 1]
 
     def promotes(self, t: PieceType) -> bool:
-        return self.promo_zone > 0 and t.index <= self.max_promote and bool(self.promo_choice)
+        """Chess-style promotion (promoChoice); with promo_offset the ID promotes shogi-style only."""
+        return (self.promo_zone > 0 and t.index <= self.max_promote and bool(self.promo_choice)
+                and not self.promo_offset)
 
     def promoted_type(self, t: PieceType) -> int | None:
         """Shogi style (promo_offset): the type ``t`` promotes to; the ID wraps past the last type
