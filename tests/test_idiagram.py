@@ -376,3 +376,24 @@ def test_shogi_style_promotion_never_falls_back_to_the_chess_choices():
         v = load("promoOffset=2\npawn:P:fW::a2\nking:K:K::e1\ntokin:T:WfF::", "s")
     assert not v.promotes(v.type(1)) and v.promoted_type(v.type(1)) == 3
     assert v.promotion_choices(v.type(1), 0) == ()
+
+
+@pytest.mark.filterwarnings("ignore::morphchess.idiagram.VariantWarning")
+def test_offset_promotion_follows_the_ids_zone_rule():
+    base = "files=5 ranks=5 promoZone=2 promoOffset=2 maxPromote=2{}\npawn:P:fW::a1\nsilver:S:FfW::b1\n" \
+           "tokin:T:WfF::\ngold:G:WfF::\nking:K:K::e1"
+    v = load(base.format(""), "no-hands")
+    pawn, sq = v.type(1), v.square
+    tokin = v.type_by_letter("T").index
+    assert v.offset_promotion(pawn, 0, sq("a3"), sq("a4"), False) == tokin  # enters the zone
+    assert v.offset_promotion(pawn, 0, sq("a2"), sq("a3"), False) is None  # outside
+    assert v.offset_promotion(pawn, 0, sq("a4"), sq("a5"), False) is None  # moves within: no
+    assert v.offset_promotion(pawn, 0, sq("a4"), sq("a5"), True) == tokin  # captures within: yes
+    assert v.offset_promotion(pawn, 1, sq("a3"), sq("a2"), False) == tokin  # Black's zone is ranks 1-2
+    assert v.offset_promotion(v.type_by_letter("K"), 0, sq("e4"), sq("e5"), False) is None
+    hands = load(base.format(" holdingsType=-1"), "hands")
+    assert hands.offset_promotion(hands.type(1), 0, sq("a4"), sq("a5"), False) == tokin  # any zone move
+    assert hands.offset_promotion(hands.type(1), 0, sq("a4"), sq("a3"), False) == tokin  # leaving too
+    capture = load(base.format("").replace("promoZone=2", "promoZone=0"), "capture")
+    assert capture.offset_promotion(capture.type(1), 0, sq("a1"), sq("a2"), True) == tokin
+    assert capture.offset_promotion(capture.type(1), 0, sq("a4"), sq("a5"), False) is None

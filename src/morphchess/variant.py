@@ -151,6 +151,27 @@ class Variant(_Freezable):
         n = t.index + self.promo_offset
         return n if n <= len(self.types) else self.promo_offset + 1
 
+    def in_zone(self, colour: int, sq: int) -> bool:
+        """Is ``sq`` in the promotion zone of ``colour`` (its last promo_zone ranks)?"""
+        rank = sq // self.files
+        return (self.ranks - 1 - rank if colour == WHITE else rank) < self.promo_zone
+
+    def offset_promotion(self, t: PieceType, colour: int, origin: int, target: int, captures: bool) -> int | None:
+        """Shogi style: the type a move of ``t`` may (never must) promote to, else None.
+
+        As the ID does: with hands (holdings_type != 0) any move that starts or
+        ends in the zone; without, a move that enters the zone or captures
+        inside it.  Decision: promo_zone 0 means promotion on capture, anywhere."""
+        new = self.promoted_type(t)
+        if new is None:
+            return None
+        if self.promo_zone == 0:
+            return new if captures else None
+        enter, leave = self.in_zone(colour, target), self.in_zone(colour, origin)
+        if self.holdings_type:
+            return new if enter or leave else None
+        return new if (captures if leave else enter) else None
+
     def promotion_choices(self, t: PieceType, depth: int) -> tuple[int, ...]:
         """Chess style: the types ``t`` may choose on arriving ``depth`` ranks before the last
         (0 = the last rank), promo_limits applied except ``from_hand`` (a position's matter)."""
