@@ -397,3 +397,21 @@ def test_offset_promotion_follows_the_ids_zone_rule():
     capture = load(base.format("").replace("promoZone=2", "promoZone=0"), "capture")
     assert capture.offset_promotion(capture.type(1), 0, sq("a1"), sq("a2"), True) == tokin
     assert capture.offset_promotion(capture.type(1), 0, sq("a4"), sq("a5"), False) is None
+
+
+@pytest.mark.filterwarnings("ignore::morphchess.idiagram.VariantWarning")
+@pytest.mark.parametrize("holdings,white_pawn,black_tokin,drops", [
+    ("holdingsType=0", None, None, False),
+    ("holdingsType=1", (0, 1), (1, 3), False),  # to its owner's hand, as it is
+    ("holdingsType=-1", (1, 1), (0, 1), True),  # to the capturer's hand, demoted
+    ("holdingsType=-2", (1, 1), (0, 3), True),  # to the capturer's hand, as it is
+])
+def test_where_captured_pieces_go(holdings, white_pawn, black_tokin, drops):
+    v = load(f"{holdings} promoOffset=2 maxPromote=1\npawn:P:fW::a2\nking:K:K::e1\ntokin:T:WfF::", "h")
+    assert v.to_hand(1, 0) == white_pawn and v.to_hand(3, 1) == black_tokin and v.drops == drops
+
+
+def test_hands_at_the_start_can_be_dropped_without_holdings_type():
+    with pytest.warns(VariantWarning, match="holdings"):
+        v = load("rook:R:R::a1\nlion:L:KNAD:::2\nking:K:K::e1", "demo")
+    assert v.drops and v.to_hand(1, 0) is None

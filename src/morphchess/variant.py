@@ -151,6 +151,23 @@ class Variant(_Freezable):
         n = t.index + self.promo_offset
         return n if n <= len(self.types) else self.promo_offset + 1
 
+    def to_hand(self, captured: int, colour: int) -> tuple[int, int] | None:
+        """Where a captured piece of type ``captured`` and ``colour`` goes, as the ID's holdings do:
+        (hand colour, type index), or None where captured pieces vanish."""
+        if self.holdings_type == 0:
+            return None
+        if self.holdings_type > 0:
+            return colour, captured
+        if self.holdings_type == -1 and self.promo_offset and captured > self.promo_offset:
+            captured -= self.promo_offset
+        return colour ^ 1, captured
+
+    @property
+    def drops(self) -> bool:
+        """May pieces in hand be dropped?  Decision: with holdings_type < 0 (shogi), or with hands
+        given at the start and no holdings_type (the ID lets the user drop them)."""
+        return self.holdings_type < 0 or (self.holdings_type == 0 and any(self.holdings))
+
     def in_zone(self, colour: int, sq: int) -> bool:
         """Is ``sq`` in the promotion zone of ``colour`` (its last promo_zone ranks)?"""
         rank = sq // self.files
