@@ -310,6 +310,18 @@ def test_records_round_trip_with_date_and_players(client):
     assert "e8-e5" in error(r, 422, "bad_input")
 
 
+def test_import_reads_every_record_form_the_command_line_reads(client):
+    """One reader guesses the form for the web and the command line: a Polymorph transformation log
+    (``1. B-b1``, what morphchess exports), coordinate moves, and a log that goes on after its end."""
+    r = client.post("/api/import", json={"text": "1. B-b1 1... p e7-e5", "variant": "polymorph"})
+    assert r.status_code == 200, r.text
+    assert [h["uci"] for h in r.json()["history"]] == ["b1b1b", "e7e5"]
+    r = client.post("/api/import", json={"text": "e2e4 e7e5 d1h5", "variant": "chess"})
+    assert r.status_code == 200 and len(r.json()["history"]) == 3
+    mated = "f2f3 e7e5 g2g4 d8h4 a2a3"
+    assert "already over" in error(client.post("/api/import", json={"text": mated}), 422, "bad_input")
+
+
 PASTED = ("files=5 ranks=5 promoZone=0\nwazir:W:W:wazir:a1 morph=//FFFFF//\n"
           "ferz:F:F:ferz:b1 morph=//WWWWW//\nking:K:K:king:c1")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from fastapi import APIRouter, Header, Query, Request
@@ -10,8 +9,8 @@ from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from .. import gamecourier, pgn
-from ..board import RecordError
 from ..errors import InputError
+from ..records import read_record, record_format
 from . import actions
 from .bots import Bots
 from .db import aware, now
@@ -27,7 +26,6 @@ router = APIRouter(prefix="/api")
 Kind = Literal["human", "engine"]
 Side = Literal["white", "black"]
 Action = Literal["offer", "accept", "decline"]
-_GC_MOVE = re.compile(r"\b[a-z]\d+-[a-z]\d+\b")
 Name = Field(None, max_length=40, description="the player's name, shown to everyone")
 
 
@@ -81,7 +79,7 @@ class NameIn(BaseModel):
 
 class ImportIn(BaseModel):
     text: str
-    format: Literal["auto", "pgn", "gc"] = "auto"
+    format: Literal["auto", "pgn", "gc", "coord"] = "auto"
     variant: str = Field("chess", max_length=40, description="variant of a Game Courier log (PGN names its own)")
     definition: str | None = None
     setup: str | None = Field(None, max_length=40)
@@ -270,18 +268,12 @@ def record(request: Request, gid: str, format: Literal["pgn", "gc"] = "pgn", dow
 @router.post("/import", summary="start a local game from a PGN text or a Game Courier log")
 def import_record(request: Request, body: ImportIn):
     store = _store(request)
-    fmt = body.format
-    if fmt == "auto":  # Game Courier moves read "e2-e4"; PGN has tags or SAN
-        fmt = "gc" if _GC_MOVE.search(body.text) and not body.text.lstrip().startswith("[") else "pgn"
     chosen = store.catalog.add(body.definition) if body.definition is not None else body.variant
-    try:
-        if fmt == "pgn":  # a PGN without variant tags is a game of the variant chosen on the page
-            untagged = "[Variant " not in body.text and "[VariantDefinition " not in body.text
-            board = pgn.read(body.text, store.catalog.get(chosen) if untagged else None).board
-        else:
-            board = gamecourier.read(body.text, store.catalog.get(chosen), setup=body.setup)
-    except (RecordError, InputError, ValueError, NotFound) as e:
-        raise BadInput(f"{fmt} record: {str(e)[:300]}") from None
+    form = None if body.format == "auto" else body.format
+    try:  # the page's variant is for records without variant tags: a PGN's tags win
+        board = read_record(body.text, form, store.catalog.get(chosen), body.setup, tags_win=True).board
+    except InputError as e:
+        raise BadInput(f"{form or record_format(body.text)} record: {e}") from None
     spec = NewGame(variant=store.catalog.key_of(board.variant), setup=board.setup,
                    fen=board.root_fen if board.custom_start else None, moves=[m.uci() for m in board.move_stack],
                    white=body.white, black=body.black, level=body.level)
