@@ -74,6 +74,7 @@ def test_the_board_is_played_with_the_keyboard(page):
     page.keyboard.press("Enter")  # put down
     wait_plies(page, 1)
     assert piece_on(page, "e4") == "P"
+    assert page.inner_text("#announce") == "White played e4"  # for screen readers
     page.locator("#status").click()  # outside the board the arrow keys step through the game
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#viewing:not([hidden])")

@@ -87,6 +87,14 @@ function myTurn(game) {
     && game.players[game.turn] === "human";
 }
 
+// Tell screen readers the move just played (the status line says whose turn it is).
+function announce(old, game) {
+  if (!old || old.id !== game.id || game.ply <= old.ply) return;
+  const last = game.history[game.history.length - 1];
+  const side = (plyBase(game) + game.ply) % 2 === 1 ? "White" : "Black";
+  $("announce").textContent = `${side} played ${last.san}`;
+}
+
 function soundFor(old, game) {
   if (!old || old.id !== game.id) return;
   if (game.status !== old.status && game.outcome) beep("end");
@@ -118,6 +126,7 @@ async function setGame(game, { switching = false, you = null } = {}) {
       : game.players.white === "engine" && game.players.black === "human")) board.flip();
   }
   soundFor(old, game);
+  announce(old, game);
   rememberGame(game.id);
   showAddress(game.id);
   draw();
