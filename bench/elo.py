@@ -18,7 +18,8 @@ Parts (each prints a markdown table):
 
 Colours alternate and both games of a pair start from the same random two-ply opening.
 The engines run on the wall clock: a loaded machine weakens the Python engine more than the
-C engines.
+C engines.  ``--engine nodes:N`` gives morphchess a node limit instead (the ladder then does not
+depend on the machine's load at all).
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def part_stockfish(args) -> None:
     rated: list[tuple[float, float]] = []
     for level in args.levels:
         spec = f"uci:{program}?UCI_LimitStrength=true&UCI_Elo={level}"
-        r = match_row("chess", f"time:{args.movetime}", spec, args.games, args)
+        r = match_row("chess", args.engine, spec, args.games, args)
         rated += [(level, 1.0)] * r.wins + [(level, 0.5)] * r.draws + [(level, 0.0)] * r.losses
     best, low, high = rating_estimate(rated)
     print(f"\nElo on Stockfish's UCI_Elo scale at {args.movetime} ms/move: {best:.0f} "
@@ -155,14 +156,14 @@ def part_fairymax(args) -> None:
         print("\nfairymax: not installed (apt-get install fairymax)")
         return
     print("\n" + HEADER)
-    match_row("chess", f"time:{args.movetime}", f"xboard:{program}", args.games, args)
+    match_row("chess", args.engine, f"xboard:{program}", args.games, args)
 
 
 def part_ladder(args) -> None:
     print("\n" + HEADER)
     for variant in args.variants:
         for depth in args.depths:
-            match_row(variant, f"time:{args.movetime}", f"depth:{depth}", args.ladder_games, args)
+            match_row(variant, args.engine, f"depth:{depth}", args.ladder_games, args)
 
 
 def part_previous(args) -> None:
@@ -174,7 +175,7 @@ def part_previous(args) -> None:
                               "morphchess.cli", "uci"])
         print(f"\nuci:previous = the engine of {args.previous}\n\n" + HEADER)
         for variant in args.variants:
-            match_row(variant, f"time:{args.movetime}", f"uci:{command}", args.ladder_games, args, "previous")
+            match_row(variant, args.engine, f"uci:{command}", args.ladder_games, args, "previous")
 
 
 PARTS = {"speed": part_speed, "stockfish": part_stockfish, "fairymax": part_fairymax, "ladder": part_ladder,
@@ -188,6 +189,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20, help="games per Stockfish level and against Fairy-Max")
     ap.add_argument("--ladder-games", type=int, default=10, help="games per variant and depth")
     ap.add_argument("--movetime", type=int, default=500, help="milliseconds per move, every player")
+    ap.add_argument("--engine", help="morphchess's player SPEC (default time:MOVETIME), e.g. nodes:20000")
     ap.add_argument("--levels", type=int, nargs="+", default=[1350, 1500, 1700, 2000], help="UCI_Elo levels")
     ap.add_argument("--depths", type=int, nargs="+", default=[2, 3], help="ladder opponents depth:N")
     ap.add_argument("--variants", nargs="+", default=names(), help="ladder variants")
@@ -196,6 +198,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--progress", action="store_true", help="a progress bar per match on stderr")
     args = ap.parse_args()
+    args.engine = args.engine or f"time:{args.movetime}"
     for part in args.parts:
         PARTS[part](args)
 
