@@ -415,3 +415,8 @@ def test_hands_at_the_start_can_be_dropped_without_holdings_type():
     with pytest.warns(VariantWarning, match="holdings"):
         v = load("rook:R:R::a1\nlion:L:KNAD:::2\nking:K:K::e1", "demo")
     assert v.drops and v.to_hand(1, 0) is None
+
+
+def test_a_shuffle_that_leaves_the_castling_king_alone_needs_no_warning():
+    v = load("shuffle=!BN\nknight:N:N::b1,g1\nbishop:B:B::c1,f1\nrook:R:R::a1,h1\nking:K:KisO2::e1", "s")
+    assert not v.warnings and v.placement("shuffle-3") != v.placement("shuffle-4")

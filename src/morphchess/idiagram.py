@@ -527,7 +527,8 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
         ("extinction", "the extinction rule"), ("succession", "the succession rule"),
         ("castleFlip", "flipped castling"), ("autoGate", "gating"),
         ("zonal", "piece confinement")) if key in params]
-    if variant.shuffle:
+    castlers = {t.letter for t in variant.types if t.royal and t.moves.castlings}
+    if any(letter in group for group in variant.shuffle for letter in castlers):
         out.append(f"shuffle={params['shuffle']}: shuffled arrays castle with the nominal array's "
                    "king and rook squares, not Fischer-style")
     return out
