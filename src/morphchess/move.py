@@ -13,8 +13,10 @@ transformed), so undo, hashing, notation and the screen all see the change.
                           partner code after)``
 ``Kind.TRANSFORM``        a change of type in place (``origin == target``)
 ``Kind.DROP``             a piece from the hand put on ``target``
+                          (``origin == target``, ``piece``: its code)
 ``Kind.LEGS``             a multi-leg move; ``extra``: the squares of the
-                          pieces it captures on the way
+                          pieces it captures on the way, in order; it
+                          may end on its start (``target == origin``)
 ========================  ==============================================
 
 Moves are made by :class:`morphchess.position.Position` (the move generator

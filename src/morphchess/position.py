@@ -9,6 +9,7 @@ public, python-chess-like wrapper) instead of reaching into it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import InputError
@@ -18,8 +19,8 @@ from .variant import BLACK, WHITE, Variant
 
 __all__ = ["Position", "Outcome", "PositionError"]
 
-NORMAL, DOUBLE, EN_PASSANT, CASTLE, TRANSFORM, LEGS = (Kind.NORMAL, Kind.DOUBLE, Kind.EN_PASSANT, Kind.CASTLE,
-                                                       Kind.TRANSFORM, Kind.LEGS)
+NORMAL, DOUBLE, EN_PASSANT, CASTLE, TRANSFORM, DROP, LEGS = (
+    Kind.NORMAL, Kind.DOUBLE, Kind.EN_PASSANT, Kind.CASTLE, Kind.TRANSFORM, Kind.DROP, Kind.LEGS)
 
 
 class PositionError(InputError):
@@ -46,12 +47,13 @@ class Position:
 
     ``board`` holds a piece code per square, ``turn`` the side to move, ``ep``
     the en-passant state ``(squares, victim square, hash part)`` after a
-    double step, ``royals`` the royal squares per colour.  Read them freely;
-    change them only through this class's methods.
+    double step, ``royals`` the royal squares per colour, ``hands`` the pieces in
+    hand per colour (a count per type index).  Read them freely; change them only
+    through this class's methods.
     """
 
     __slots__ = ("variant", "t", "board", "turn", "ep", "halfmove", "fullmove", "hash", "royals", "rights",
-                 "_stack")
+                 "hands", "_stack")
 
     def __init__(self, variant: Variant, setup: str = "standard") -> None:
         placement = variant.placement(setup)
@@ -59,15 +61,16 @@ class Position:
         board = [0] * t.size
         for sq, (ti, colour) in placement.items():
             board[sq] = code(ti, colour, t.tracks_virgin[ti])
-        self._set(variant, board, WHITE, None, 0, 1)
+        self._set(variant, board, WHITE, None, 0, 1, variant.holdings)
 
     @classmethod
     def from_board(cls, variant: Variant, board: list[int], turn: int = WHITE, ep: tuple | None = None,
-                   halfmove: int = 0, fullmove: int = 1) -> Position:
+                   halfmove: int = 0, fullmove: int = 1, hands: Sequence[Mapping[int, int]] = ({}, {})) -> Position:
         """A position from piece codes, one per square (a diagram, or what position text describes).
 
-        ``ep`` is ``(squares, victim square)`` after a double step.  Raises
-        :class:`PositionError` if a code or square does not fit the variant."""
+        ``ep`` is ``(squares, victim square)`` after a double step, ``hands`` the pieces in
+        hand per colour ``{type index: count}`` (none unless given).  Raises
+        :class:`PositionError` if a code, square or hand does not fit the variant."""
         t = variant.tables
         if len(board) != t.size:
             raise PositionError(f"{len(board)} squares given for the {t.files}x{t.ranks} board")
@@ -77,15 +80,18 @@ class Position:
         if turn not in (WHITE, BLACK) or halfmove < 0 or fullmove < 1:
             raise PositionError("the side to move must be WHITE or BLACK, the halfmove clock >= 0, "
                                 "the move number >= 1")
+        if any(not 0 < ti <= len(variant.types) or n < 0 for hand in hands for ti, n in hand.items()):
+            raise PositionError(f"a hand holds a type or count that {variant.name} does not have")
         pos = cls.__new__(cls)
-        pos._set(variant, list(board), turn, ep, halfmove, fullmove)
+        pos._set(variant, list(board), turn, ep, halfmove, fullmove, hands)
         return pos
 
     def _set(self, variant: Variant, board: list[int], turn: int, ep: tuple | None, halfmove: int,
-             fullmove: int) -> None:
+             fullmove: int, hands: Sequence[Mapping[int, int]]) -> None:
         self.variant = variant
         self.t = variant.tables
         self.board = board
+        self.hands = tuple(tuple(hand.get(ti, 0) for ti in range(len(variant.types) + 1)) for hand in hands)
         self.turn = turn
         self.halfmove = halfmove
         self.fullmove = fullmove
@@ -108,6 +114,9 @@ class Position:
                     roy[p & 1].append(sq)
         if self.ep:
             h ^= self.ep[2]
+        for colour, hand in enumerate(self.hands):
+            for ti, n in enumerate(hand):
+                h ^= t.zob_hand(colour, ti, n)
         self.royals = (tuple(roy[0]), tuple(roy[1]))
         self.rights = self.castle_key()
         self.hash = h ^ self.rights
@@ -312,6 +321,12 @@ class Position:
                 out[start:] = dict.fromkeys(out[start:])
             if quiet_from is None:
                 out += transforms[p][sq]
+        if quiet_from is None and t.drops_allowed:
+            for ti, n in enumerate(self.hands[us]):
+                if n:
+                    for to, ms in t.drop_moves(ti * 4 + us):
+                        if not b[to]:
+                            out += ms
         return out
 
     def _hop(self, hop: tuple, us: int, quiet: bool, out: list) -> None:
@@ -475,6 +490,9 @@ class Position:
     def make(self, m: Move) -> None:
         """Play a move (legal or at least pseudo-legal) on this position."""
         frm, to, new, kind, extra = m
+        if kind is DROP:
+            self._make_drop(m)
+            return
         b = self.board
         t = self.t
         z = t.zob
@@ -482,7 +500,7 @@ class Position:
         cap = b[to]
         us = self.turn
         ep = self.ep
-        saved: tuple = (m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights)
+        saved: tuple = (m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands)
         taken: tuple = (0, ())
         h = self.hash ^ t.zob_side ^ z[piece][frm] ^ z[new][to]
         if ep:
@@ -536,6 +554,8 @@ class Position:
         if rights and (royal[piece] or frm in t.castle_squares or to in t.castle_squares or kind is LEGS):
             self.rights = self.castle_key()
             h ^= rights ^ self.rights
+        if t.to_hand and (cap or kind is LEGS):
+            h = self._to_hand(h, (cap,) + taken[1], us)
         if us == BLACK:
             self.fullmove += 1
         self.turn = us ^ 1
@@ -546,6 +566,45 @@ class Position:
         elif cap != saved[2]:  # en passant: the victim stood elsewhere
             saved = saved[:2] + (cap,) + saved[3:]
         self._stack.append(saved)
+
+    def _to_hand(self, h: int, taken: tuple, us: int) -> int:
+        """Put the captured pieces ``taken`` (codes, 0 for none) in a hand, as the variant says;
+        returns the hash."""
+        t = self.t
+        hands = [list(hand) for hand in self.hands]
+        for c in taken:
+            if c and not t.royal[c]:
+                owner, ti = t.hand_of(c, us)
+                n = hands[owner][ti]
+                h ^= t.zob_hand(owner, ti, n) ^ t.zob_hand(owner, ti, n + 1)
+                hands[owner][ti] = n + 1
+        self.hands = (tuple(hands[0]), tuple(hands[1]))
+        return h
+
+    def _make_drop(self, m: Move) -> None:
+        """Put a piece from the mover's hand on the board."""
+        to, new = m[1], m[2]
+        t = self.t
+        us = self.turn
+        ep = self.ep
+        self._stack.append((m, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands))
+        h = self.hash ^ t.zob_side ^ t.zob[new][to]
+        if ep:
+            h ^= ep[2]
+            self.ep = None
+        self.board[to] = new
+        ti = new >> 2
+        hand = list(self.hands[us])
+        h ^= t.zob_hand(us, ti, hand[ti]) ^ t.zob_hand(us, ti, hand[ti] - 1)
+        hand[ti] -= 1
+        self.hands = (tuple(hand), self.hands[1]) if us == WHITE else (self.hands[0], tuple(hand))
+        self.halfmove = 0
+        if t.royal[new]:
+            self._rescan_royals()
+        if us == BLACK:
+            self.fullmove += 1
+        self.turn = us ^ 1
+        self.hash = h
 
     def _make_legs(self, m: Move, piece: int, h: int) -> tuple[int, tuple]:
         """Make a multi-leg move on the board; returns the hash and ``(code taken on the target,
@@ -589,7 +648,7 @@ class Position:
     def make_null(self) -> None:
         """Pass the turn (the search's null move); :meth:`unmake` takes it back."""
         ep = self.ep
-        self._stack.append((None, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights))
+        self._stack.append((None, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands))
         self.hash ^= self.t.zob_side ^ (ep[2] if ep else 0)
         self.ep = None
         self.halfmove = 0
@@ -599,7 +658,7 @@ class Position:
 
     def unmake(self) -> None:
         """Take back the last move made with :meth:`make` (or :meth:`make_null`)."""
-        m, piece, cap, ep, half, h, royals, rights = self._stack.pop()
+        m, piece, cap, ep, half, h, royals, rights, hands = self._stack.pop()
         if m is not None:
             frm, to, _new, kind, extra = m
             b = self.board
@@ -625,6 +684,7 @@ class Position:
         self.hash = h
         self.royals = royals
         self.rights = rights
+        self.hands = hands
 
     # -- end of game -------------------------------------------------------------
     def material(self, colour: int) -> list[int]:
@@ -670,7 +730,8 @@ class Position:
             return Outcome("fifty moves", None)
         if v.repetitions and self.repetitions() >= v.repetitions:
             return Outcome("repetition", None)
-        if all(not p or self.t.royal[p] for p in self.board):
+        if (all(not p or self.t.royal[p] for p in self.board) and not any(map(any, self.hands))
+                and v.kings_only_draw()):
             return Outcome("insufficient material", None)
         return None
 

@@ -19,7 +19,8 @@ with the :class:`~morphchess.move.Move` objects built once here, so the move wal
 piece has after arriving on a square, ``promo`` the codes a promoting piece may choose
 on a square (or None).  ``moves`` in an entry hold one move per type the piece may have
 after arriving (several where it promotes).  :meth:`Tables.reach` walks the plain
-targets as squares, for evaluation and diagrams.
+targets as squares, for evaluation and diagrams.  :meth:`Tables.drop_moves` lists where
+a piece in hand may be dropped, :meth:`Tables.hand_of` which hand a captured piece joins.
 
 For check detection the tables are reversed, per colour and target square, also on first
 use: ``att[colour][sq]`` is ``(near, rays, lame, hops)``: ``near`` lists ``(square,
@@ -43,6 +44,8 @@ from .betza import Leg, Step, leap_path, leg_vector
 from .move import Kind, Move
 from .pieces import code
 from .variant import BLACK, WHITE, PieceType, Variant
+
+_HAND_KEYS = 64  # hash keys per type in hand; larger counts share the last one
 
 
 class _Lazy(dict):
@@ -122,6 +125,7 @@ class Tables:
         # pin shortcut of Position.legal_moves does not hold for them.
         self.complex_attacks = any(t.moves.hops or t.moves.paths for t in v.types)
         self._types = tuple(v.types)
+        self._hands(v)
         self.att = [_Lazy(lambda sq, colour=colour: self._attackers(colour, sq)) for colour in (WHITE, BLACK)]
         self.ep_sources = [_Lazy(lambda sq, colour=colour: self._ep_sources(colour, sq))
                            for colour in (WHITE, BLACK)]
@@ -368,6 +372,51 @@ class Tables:
                     if len(found) > skip:
                         out[(colour, rank, side)] = found[-1 - skip]
         return out
+
+    # -- hands and drops --------------------------------------------------------
+    def _hands(self, v: Variant) -> None:
+        """Where captured pieces go (``to_hand``, :meth:`hand_of`) and whether the hands drop."""
+        self.holdings_type = v.holdings_type
+        self.to_hand = v.captures_to_hand
+        # holdingsType > 0: the hands only feed promotions; otherwise their pieces may be dropped
+        self.drops_allowed = v.holdings_type <= 0 and (self.to_hand or any(map(any, v.holdings)))
+        self.demoted = list(range(len(v.types) + 1))
+        for t in v.types:
+            promoted = v.promoted_type(t)
+            if promoted:
+                self.demoted[promoted] = t.index
+        self._drops: dict = {}
+        self._starts = {(sq, code(ti, colour)) for placement in v.setups.values()
+                        for sq, (ti, colour) in placement.items()}
+        rnd = random.Random(0x68616E64)
+        self._zob_hand = [[[0] + [rnd.getrandbits(64) for _ in range(_HAND_KEYS)] for _ in range(len(v.types) + 1)]
+                          for _ in (WHITE, BLACK)]
+
+    def zob_hand(self, colour: int, ti: int, n: int) -> int:
+        """Hash part of ``n`` pieces of type ``ti`` in ``colour``'s hand (0 for none)."""
+        return self._zob_hand[colour][ti][min(n, _HAND_KEYS)]
+
+    def hand_of(self, captured: int, capturer: int) -> tuple[int, int]:
+        """``(colour, type index)``: the hand a captured piece goes to, and as what (holdingsType)."""
+        ti = captured >> 2
+        if self.holdings_type > 0:
+            return captured & 1, ti
+        return capturer, self.demoted[ti] if self.holdings_type == -1 else ti
+
+    def drop_moves(self, c: int) -> tuple:
+        """``(square, moves)`` where a piece of (moved) code ``c`` may be dropped: every square that
+        is not a hole and from which it has a move on an empty board.  A type with initial moves
+        is dropped unmoved on the squares where it starts (a pawn dropped on its second rank may
+        step twice), as XBoard reads ``i``: a piece on its start square."""
+        drops = self._drops.get(c)
+        if drops is None:
+            out = []
+            for sq in range(self.size):
+                new = c | 2 if self.has_initial[c | 2] and (sq, c) in self._starts else c
+                if sq not in self.holes and any(self.moves[new][sq][:6]):
+                    out.append((sq, (Move(sq, sq, new, Kind.DROP),)))
+            drops = self._drops[c] = tuple(out)
+        return drops
 
     # -- reversed tables for attack detection ---------------------------------
     def _codes(self, ti: int, colour: int) -> tuple[frozenset, frozenset]:
