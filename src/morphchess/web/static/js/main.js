@@ -339,7 +339,8 @@ async function importRecord() {
   $("record-error").textContent = "";
   try {
     const created = await api.importRecord({
-      text: $("record-text").value, ...variantSpec(), setup: $("setup").value || null,
+      text: $("record-text").value, ...variantSpec(), // Black's array only where there is a choice
+      setup: app.variant.setups.length > 1 ? $("setup").value : null,
       white: "human", black: "human", level: Number($("level").value),
     });
     await openGame(created, created.seat.token, created);
@@ -375,10 +376,10 @@ function stepKeys(e) { // the arrow keys step through the game (outside the boar
 
 function wire() {
   $("new").onclick = () => startNew();
-  $("variant").onchange = async () => {
-    fillSetups(await variantView($("variant").value));
-    startNew();
-  };
+  $("variant").onchange = () => variantView($("variant").value).then((v) => {
+    fillSetups(v);
+    return startNew();
+  }).catch((e) => notice(refusal("Loading the variant", e)));
   $("setup").onchange = () => startNew();
   $("undo").onclick = takeBack;
   $("flip").onclick = () => board.flip();
@@ -406,7 +407,7 @@ function wire() {
     const cell = e.target.closest(".mv");
     if (cell) viewPly(Number(cell.dataset.ply)).catch((err) => notice(refusal("Showing the position", err)));
   };
-  $("back-to-game").onclick = () => viewPly(app.game.history.length);
+  $("back-to-game").onclick = () => viewPly(app.game.history.length).catch((e) => notice(refusal("Back to the game", e)));
   window.addEventListener("keydown", stepKeys);
   for (const radio of document.querySelectorAll('input[name="notation"]')) radio.onchange = drawMoves;
   $("export-pgn").onclick = () => exportRecord("pgn");
