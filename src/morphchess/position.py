@@ -321,6 +321,9 @@ class Position:
                 out[start:] = dict.fromkeys(out[start:])
             if quiet_from is None:
                 out += transforms[p][sq]
+        if t.capture_only:
+            only = t.capture_only
+            out = [m for m in out if m not in only or b[m[1]]]
         if quiet_from is None and t.drops_allowed:
             for ti, n in enumerate(self.hands[us]):
                 if n:

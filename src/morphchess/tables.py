@@ -94,6 +94,10 @@ class Tables:
         for t in v.types:
             self.tracks_virgin[t.index] = (self.has_castling or t.moves.castlings != () or _has_initial(t))
         self.moves: list = [None] * n
+        self._variant = v
+        self._types = tuple(v.types)
+        self._offset_types = [False] + [v.promoted_type(t) is not None for t in v.types]
+        self.capture_only: set = set()  # offset promotions a move may make only when it captures
         self.morph_to: list = [None] * n
         self.promo: list = [None] * n
         self.transforms: list = [None] * n
@@ -124,7 +128,6 @@ class Tables:
         # Hoppers and multi-leg moves can check through a piece that moves in between: the
         # pin shortcut of Position.legal_moves does not hold for them.
         self.complex_attacks = any(t.moves.hops or t.moves.paths for t in v.types)
-        self._types = tuple(v.types)
         self._hands(v)
         self.att = [_Lazy(lambda sq, colour=colour: self._attackers(colour, sq)) for colour in (WHITE, BLACK)]
         self.ep_sources = [_Lazy(lambda sq, colour=colour: self._ep_sources(colour, sq))
@@ -226,8 +229,26 @@ class Tables:
         return promo[to] if promo and promo[to] else (self.morph_to[c][to],)
 
     def moves_to(self, c: int, sq: int, to: int, kind: Kind = Kind.NORMAL, extra: tuple = ()) -> tuple:
-        """The moves of code ``c`` from ``sq`` to ``to``: one per type it may have there."""
-        return tuple(Move(sq, to, new, kind, extra) for new in self.becomes(c, to))
+        """The moves of code ``c`` from ``sq`` to ``to``: one per type it may have there.  A shogi
+        style promotion allowed only with a capture is listed in ``capture_only``."""
+        moves = tuple(Move(sq, to, new, kind, extra) for new in self.becomes(c, to))
+        if self._offset_types[c >> 2]:
+            promoted = self._offset(c, sq, to, kind, extra)
+            if promoted:
+                moves += promoted
+        return moves
+
+    def _offset(self, c: int, sq: int, to: int, kind: Kind, extra: tuple) -> tuple:
+        """The shogi style promotion (``promoOffset``) of a move, if the variant offers one."""
+        t = self._types[(c >> 2) - 1]
+        quiet = self._variant.offset_promotion(t, c & 1, sq, to, False)
+        capture = self._variant.offset_promotion(t, c & 1, sq, to, True)
+        if capture is None:
+            return ()
+        m = Move(sq, to, code(capture, c & 1), kind, extra)
+        if quiet is None:
+            self.capture_only.add(m)
+        return (m,)
 
     # -- multi-leg moves -----------------------------------------------------------
     def _compile_paths(self, t: PieceType, colour: int) -> tuple:
@@ -338,14 +359,14 @@ class Tables:
         if not v.promotes(t):
             return None
         F, R = v.files, v.ranks
-        choices = tuple(code(p, colour) for p in v.promo_choice)
         morphs = self._morphs(v, t, colour)
         out: list = []
         for sq in range(F * R):
             depth = (R - 1 - sq // F) if colour == WHITE else sq // F  # 0 on the last rank
+            choices = tuple(code(p, colour) for p in v.promotion_choices(t, depth))
             if depth >= v.promo_zone:
                 out.append(None)
-            elif depth == 0:
+            elif depth == 0 and choices:  # forced on the last rank
                 out.append(choices)
             else:  # deeper in the zone promotion is optional
                 out.append((morphs[sq],) + tuple(x for x in choices if x != morphs[sq]))
