@@ -50,7 +50,7 @@ def _play(settings: LabSettings, games: int, out: str) -> None:
     from ..lab.stats import summarize
     try:
         records = run_lab(settings, games, out)
-        write_report(summarize(records, settings, resamples=100), records, out)
+        write_report(summarize(records, settings, resamples=50), records, out)
     except Exception as e:  # the page shows the reason
         Path(out, "error.txt").write_text(f"{e}\n{traceback.format_exc()}", encoding="utf-8")
 

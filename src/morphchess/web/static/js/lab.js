@@ -71,8 +71,8 @@ async function start(ui) {
     while (lab.state === "running") {
       ui.progress.max = lab.total;
       ui.progress.value = lab.done;
-      ui.status.textContent = `${lab.variant}: ${lab.done}/${lab.total} games` +
-        (lab.eta_seconds !== null ? `, about ${clock(lab.eta_seconds)} left` : "");
+      ui.status.textContent = `${lab.variant}: ${lab.done}/${lab.total} games` + (lab.done >= lab.total
+        ? ", writing the report…" : lab.eta_seconds !== null ? `, about ${clock(lab.eta_seconds)} left` : "");
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       lab = await request("GET", `/api/lab/${lab.id}`);
     }
