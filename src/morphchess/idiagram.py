@@ -508,8 +508,9 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
     params = items.params
     out = []
     if "satellite" in params:
-        out.append(f"satellite={params['satellite']}: the page's own script (rules written in JavaScript "
-                   "or only in the page's prose) is not run; check the page for rules beyond the definition")
+        out.append(f"satellite={params['satellite']}: the page ties the diagram to its own elements and "
+                   "scripts; rules it adds there (script functions such as BadZone or WeirdPromotion) or "
+                   "only in its prose are not played; check the page")
     if variant.holes:  # remove when the move tables skip variant.holes (see docs/definitions.md)
         out.append("hole: the move generator does not skip holes yet; pieces may move onto or across them")
     if variant.holdings[WHITE] or variant.holdings[BLACK] or variant.captures_to_hand:
