@@ -10,6 +10,7 @@ import { follow } from "./events.js";
 import { renderLegend } from "./legend.js";
 import { plyBase, renderMoves } from "./movelist.js";
 import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
+import { wireRecords } from "./records.js";
 import { fromAddress, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
 import { beep, setSound, soundOn } from "./sound.js";
 
@@ -325,44 +326,6 @@ function startOnline(mode) {
   });
 }
 
-// -- records and definitions ---------------------------------------------------------------------------
-async function exportRecord(format) {
-  $("record-error").textContent = "";
-  try {
-    $("record-text").value = await api.record(app.game.id, format);
-  } catch (e) {
-    $("record-error").textContent = refusal("Export", e);
-  }
-}
-
-async function importRecord() {
-  $("record-error").textContent = "";
-  try {
-    const created = await api.importRecord({
-      text: $("record-text").value, ...variantSpec(), // Black's array only where there is a choice
-      setup: app.variant.setups.length > 1 ? $("setup").value : null,
-      white: "human", black: "human", level: Number($("level").value),
-    });
-    await openGame(created, created.seat.token, created);
-  } catch (e) {
-    $("record-error").textContent = e.message;
-  }
-}
-
-async function loadDefinition() {
-  $("definition-error").textContent = "";
-  const text = $("definition").value;
-  try {
-    const variant = await api.define(text);
-    app.variants.set(variant.key, variant);
-    addVariantOption(variant.key, titleOf(variant));
-    await newGame({ variant: variant.key });
-    if (variant.warnings.length) $("definition-error").textContent = "Note: " + variant.warnings.join("; ");
-  } catch (e) {
-    $("definition-error").textContent = e.message;
-  }
-}
-
 // -- wiring ----------------------------------------------------------------------------------------------
 function stepKeys(e) { // the arrow keys step through the game (outside the board and text boxes)
   if (!app.game || e.target.closest("textarea, select, input, #board, #chooser")) return;
@@ -410,10 +373,17 @@ function wire() {
   $("back-to-game").onclick = () => viewPly(app.game.history.length).catch((e) => notice(refusal("Back to the game", e)));
   window.addEventListener("keydown", stepKeys);
   for (const radio of document.querySelectorAll('input[name="notation"]')) radio.onchange = drawMoves;
-  $("export-pgn").onclick = () => exportRecord("pgn");
-  $("export-gc").onclick = () => exportRecord("gc");
-  $("import").onclick = importRecord;
-  $("load-definition").onclick = loadDefinition;
+  wireRecords({
+    game: () => app.game,
+    importSpec: () => ({ ...variantSpec(), level: Number($("level").value), // Black's array where there is a choice
+      setup: app.variant.setups.length > 1 ? $("setup").value : null }),
+    open: (created) => openGame(created, created.seat.token, created),
+    play: (variant) => {
+      app.variants.set(variant.key, variant);
+      addVariantOption(variant.key, titleOf(variant));
+      return newGame({ variant: variant.key });
+    },
+  });
 }
 
 async function restore() {

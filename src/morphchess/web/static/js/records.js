@@ -1,0 +1,36 @@
+// Records and definitions: export the game as PGN or a Game Courier log, import one as a new game,
+// and play a pasted Interactive Diagram definition.  Errors appear under their text box.
+
+import { api } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+
+// game() the game shown; importSpec() the variant, array and level for an import; open(created) shows
+// a game just made; play(variant) starts a game of a pasted variant.
+export function wireRecords({ game, importSpec, open, play }) {
+  const recordError = $("record-error");
+  const definitionError = $("definition-error");
+
+  const run = (box, work) => async () => {
+    box.textContent = "";
+    try {
+      await work();
+    } catch (e) {
+      box.textContent = e.message;
+    }
+  };
+
+  const exportAs = (format) => run(recordError, async () => {
+    $("record-text").value = await api.record(game().id, format);
+  });
+  $("export-pgn").onclick = exportAs("pgn");
+  $("export-gc").onclick = exportAs("gc");
+  $("import").onclick = run(recordError, async () => {
+    await open(await api.importRecord({ text: $("record-text").value, white: "human", black: "human", ...importSpec() }));
+  });
+  $("load-definition").onclick = run(definitionError, async () => {
+    const variant = await api.define($("definition").value);
+    await play(variant);
+    if (variant.warnings.length) definitionError.textContent = "Note: " + variant.warnings.join("; ");
+  });
+}
