@@ -87,11 +87,10 @@ def test_a_finger_drags_a_piece(pages):
     start(page, "chess")
     a, b = sq(page, "g1").bounding_box(), sq(page, "f3").bounding_box()
     cdp = page.context.new_cdp_session(page)
-    points = [(a["x"] + a["width"] / 2 + (b["x"] - a["x"]) * i / 6, a["y"] + a["height"] / 2 + (b["y"] - a["y"]) * i / 6)
-              for i in range(7)]
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": points[0][0], "y": points[0][1]}]})
-    for x, y in points[1:]:
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    points = [(x0 + (b["x"] - a["x"]) * i / 6, y0 + (b["y"] - a["y"]) * i / 6) for i in range(7)]
+    for kind, (x, y) in zip(["touchStart"] + ["touchMove"] * 6, points):
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     wait_plies(page, 1)
     assert piece_on(page, "f3") == "N"
