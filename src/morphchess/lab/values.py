@@ -83,9 +83,11 @@ def empirical_values(records: list[dict], computed: dict[str, int], resamples: i
         pick = np.bincount(rng.integers(0, len(records), len(records)), minlength=len(records))[games]
         b = _fit(x, y, w * pick)[1:]
         s = _scale(b, target)
-        if s is not None:
-            boots.append(b * s)
-    low, high = np.percentile(np.array(boots), [2.5, 97.5], axis=0) if boots else (beta[1:] * scale,) * 2
+        if s is not None:  # a letter never unbalanced in this resample says nothing about its value
+            boots.append(np.where((x != 0).T @ (w * pick) > 0, b * s, np.nan))
+    with np.errstate(all="ignore"):
+        low, high = np.nanpercentile(np.array(boots), [2.5, 97.5], axis=0) if boots else (beta[1:] * scale,) * 2
+    low, high = np.where(np.isnan(low), beta[1:] * scale, low), np.where(np.isnan(high), beta[1:] * scale, high)
     result["values"] = {letter: [round(float(beta[i + 1] * scale)), round(float(low[i])), round(float(high[i]))]
                         for i, letter in enumerate(letters)}
     return result
