@@ -173,8 +173,6 @@ class _Searcher:
                 break
             if result.mate is not None and 0 < 2 * result.mate - 1 <= depth:  # the shortest mate is found
                 break
-            if self.movetime and result.seconds > 0.6 * self.movetime:
-                break
             if self.node_limit and self.nodes >= self.node_limit:
                 break
         return result
