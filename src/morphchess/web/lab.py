@@ -9,6 +9,7 @@ the server process that started them.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import shutil
 import tempfile
@@ -77,7 +78,6 @@ class Lab:
         return "done" if (self.dir / "report.html").exists() else "failed"
 
     def view(self) -> dict:
-        import json
         state, done = self.state(), self.done_games()
         elapsed = time.monotonic() - self.started
         view = {"id": self.id, "variant": self.settings.name, "player": self.settings.player, "state": state,
