@@ -208,7 +208,7 @@ class Position:
                 if bound and max(abs(s % F - sq % F), abs(s // F - sq // F)) > bound:
                     continue
                 found: list = []
-                for legs in moves[p][s][5]:
+                for legs in moves[p][s][3][2]:
                     self._legs(p, s, legs, 0, s, 0, (), found, False, True)
                 if any(sq in m[4] or (m[1] == sq and b[sq]) for m in found):
                     return True
@@ -270,7 +270,7 @@ class Position:
                 continue
             quiet = quiet_from is None or quiet_from[p][sq]
             start = len(out)
-            leaps, slides, rides, specials, hops, paths, dup = table[p][sq]
+            leaps, slides, specials, more, dup = table[p][sq]
             for to, ms in leaps:
                 q = b[to]
                 if q:
@@ -286,15 +286,6 @@ class Position:
                             out += ms
                         break
                     if quiet:
-                        out += ms
-            for ray, can_move, can_capture in rides:
-                for to, ms in ray:
-                    q = b[to]
-                    if q:
-                        if can_capture and (q & 1) != us:
-                            out += ms
-                        break
-                    if can_move and quiet:
                         out += ms
             for to, blockers, can_move, can_capture, can_ep, ms in specials:
                 if blockers:
@@ -313,10 +304,8 @@ class Position:
                         out += ms
                 elif can_capture and (q & 1) != us:
                     out += ms
-            for hop in hops:
-                self._hop(hop, us, quiet, out)
-            for legs in paths:
-                self._legs(p, sq, legs, 0, sq, 0, (), out, quiet, False)
+            if more:
+                self._more(p, sq, more, quiet, out)
             if dup:
                 out[start:] = dict.fromkeys(out[start:])
             if quiet_from is None:
@@ -331,6 +320,25 @@ class Position:
                         if not b[to]:
                             out += ms
         return out
+
+    def _more(self, p: int, sq: int, more: tuple, quiet: bool, out: list) -> None:
+        """The moves of modal riders, hoppers and multi-leg paths of piece ``p`` on ``sq``."""
+        b = self.board
+        us = p & 1
+        rides, hops, paths = more
+        for ray, can_move, can_capture in rides:
+            for to, ms in ray:
+                q = b[to]
+                if q:
+                    if can_capture and (q & 1) != us:
+                        out += ms
+                    break
+                if can_move and quiet:
+                    out += ms
+        for hop in hops:
+            self._hop(hop, us, quiet, out)
+        for legs in paths:
+            self._legs(p, sq, legs, 0, sq, 0, (), out, quiet, False)
 
     def _hop(self, hop: tuple, us: int, quiet: bool, out: list) -> None:
         """The moves of one hopper line: up to the hurdle, then beyond it (see the tables)."""
@@ -493,9 +501,6 @@ class Position:
     def make(self, m: Move) -> None:
         """Play a move (legal or at least pseudo-legal) on this position."""
         frm, to, new, kind, extra = m
-        if kind is DROP:
-            self._make_drop(m)
-            return
         b = self.board
         t = self.t
         z = t.zob
@@ -546,6 +551,8 @@ class Position:
                 h ^= z[b[pfrom]][pfrom] ^ z[pnew][pto]
                 b[pfrom] = 0
                 b[pto] = pnew
+            elif kind is DROP:
+                h = self._from_hand(h, new, us)
             if cap or t.resets[piece] or (new >> 2) != (piece >> 2):
                 self.halfmove = 0
             else:
@@ -557,16 +564,16 @@ class Position:
         if rights and (royal[piece] or frm in t.castle_squares or to in t.castle_squares or kind is LEGS):
             self.rights = self.castle_key()
             h ^= rights ^ self.rights
-        if t.to_hand and (cap or kind is LEGS):
-            h = self._to_hand(h, (cap,) + taken[1], us)
+        if t.special_make:
+            if t.to_hand and (cap or kind is LEGS):
+                h = self._to_hand(h, (cap,) + taken[1], us)
+            if kind is LEGS and any(royal[x] for x in taken[1]):
+                self._rescan_royals()
         if us == BLACK:
             self.fullmove += 1
         self.turn = us ^ 1
         self.hash = h
-        if kind is LEGS:
-            if any(royal[x] for x in taken[1]):
-                self._rescan_royals()
-        elif cap != saved[2]:  # en passant: the victim stood elsewhere
+        if cap != saved[2] and kind is EN_PASSANT:  # the victim stood elsewhere
             saved = saved[:2] + (cap,) + saved[3:]
         self._stack.append(saved)
 
@@ -584,30 +591,15 @@ class Position:
         self.hands = (tuple(hands[0]), tuple(hands[1]))
         return h
 
-    def _make_drop(self, m: Move) -> None:
-        """Put a piece from the mover's hand on the board."""
-        to, new = m[1], m[2]
+    def _from_hand(self, h: int, new: int, us: int) -> int:
+        """Take the dropped piece ``new`` from ``us``'s hand; returns the hash."""
         t = self.t
-        us = self.turn
-        ep = self.ep
-        self._stack.append((m, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands))
-        h = self.hash ^ t.zob_side ^ t.zob[new][to]
-        if ep:
-            h ^= ep[2]
-            self.ep = None
-        self.board[to] = new
         ti = new >> 2
         hand = list(self.hands[us])
         h ^= t.zob_hand(us, ti, hand[ti]) ^ t.zob_hand(us, ti, hand[ti] - 1)
         hand[ti] -= 1
         self.hands = (tuple(hand), self.hands[1]) if us == WHITE else (self.hands[0], tuple(hand))
-        self.halfmove = 0
-        if t.royal[new]:
-            self._rescan_royals()
-        if us == BLACK:
-            self.fullmove += 1
-        self.turn = us ^ 1
-        self.hash = h
+        return h
 
     def _make_legs(self, m: Move, piece: int, h: int) -> tuple[int, tuple]:
         """Make a multi-leg move on the board; returns the hash and ``(code taken on the target,

@@ -1,18 +1,20 @@
 """Move tables compiled from a :class:`~morphchess.variant.Variant`.
 
 Pieces on the board are codes (:mod:`morphchess.pieces`).  ``moves[code][square]`` is
-one entry per piece and square, compiled on first use (so a 26x26 board loads at once),
+one entry per piece and square, compiled on first use on boards larger than 12x12 (so a
+26x26 board loads at once) and at once on smaller ones (plain lists are quicker to read),
 with the :class:`~morphchess.move.Move` objects built once here, so the move walker in
 :mod:`morphchess.position` is a few loops over tuples.  An entry is the tuple
-``(leaps, slides, rides, specials, hops, paths, dup)``:
+``(leaps, slides, specials, more, dup)``:
 
 * ``leaps``: ``(to, moves)`` of plain leaps (move or capture, never blocked);
 * ``slides``: rays of plain riders, nearest square first, each a tuple of ``(to, moves)``;
-* ``rides``: ``(ray, can_move, can_capture)`` of riders that only move or only capture;
-* ``specials``: everything else, one entry per target
-  ``(to, blockers, can_move, can_capture, can_ep, moves)``;
-* ``hops``: ``(ray, rng, after, can_move, can_capture)`` of hoppers (:class:`~morphchess.betza.Hop`);
-* ``paths``: the compiled multi-leg moves (:class:`PathLeg` tuples) the walker follows leg by leg;
+* ``specials``: leaps that only move or only capture, lame leaps, en passant: one entry
+  per target ``(to, blockers, can_move, can_capture, can_ep, moves)``;
+* ``more``: empty for most pieces, else ``(rides, hops, paths)``: ``(ray, can_move,
+  can_capture)`` of riders that only move or only capture, ``(ray, rng, after, can_move,
+  can_capture)`` of hoppers (:class:`~morphchess.betza.Hop`), and the compiled multi-leg
+  moves (:class:`PathLeg` tuples) the walker follows leg by leg;
 * ``dup``: True where two moves may reach one target (the walker drops the repeat).
 
 ``transforms`` holds the transformation moves (Polymorph), ``morph_to`` the code a
@@ -23,7 +25,7 @@ targets as squares, for evaluation and diagrams.  :meth:`Tables.drop_moves` list
 a piece in hand may be dropped, :meth:`Tables.hand_of` which hand a captured piece joins.
 
 For check detection the tables are reversed, per colour and target square, also on first
-use: ``att[colour][sq]`` is ``(near, rays, lame, hops)``: ``near`` lists ``(square,
+use (on large boards): ``att[colour][sq]`` is ``(near, rays, lame, hops)``: ``near`` lists ``(square,
 codes)`` pairs whose pieces attack ``sq`` whatever stands between, ``rays`` lists rays
 walked outward from ``sq``, each entry ``(square, codes)`` naming the codes that attack
 ``sq`` from there when that square holds the first piece on the ray, ``lame`` the
@@ -46,6 +48,15 @@ from .pieces import code
 from .variant import BLACK, WHITE, PieceType, Variant
 
 _HAND_KEYS = 64  # hash keys per type in hand; larger counts share the last one
+
+
+_EAGER = 144  # boards up to 12x12 get their tables at once, larger ones square by square
+
+
+def _table(size: int, build: Callable) -> list | dict:
+    """``build(square)`` for every square: a list filled now on small boards, else a dict
+    filled on first use."""
+    return [build(sq) for sq in range(size)] if size <= _EAGER else _Lazy(build)
 
 
 class _Lazy(dict):
@@ -129,8 +140,10 @@ class Tables:
         # pin shortcut of Position.legal_moves does not hold for them.
         self.complex_attacks = any(t.moves.hops or t.moves.paths for t in v.types)
         self._hands(v)
-        self.att = [_Lazy(lambda sq, colour=colour: self._attackers(colour, sq)) for colour in (WHITE, BLACK)]
-        self.ep_sources = [_Lazy(lambda sq, colour=colour: self._ep_sources(colour, sq))
+        self.special_make = self.to_hand or any(t.moves.paths for t in v.types)  # Position.make's rare steps
+        self.att = [_table(self.size, lambda sq, colour=colour: self._attackers(colour, sq))
+                    for colour in (WHITE, BLACK)]
+        self.ep_sources = [_table(self.size, lambda sq, colour=colour: self._ep_sources(colour, sq))
                            for colour in (WHITE, BLACK)]
         self._zobrist(v)
 
@@ -144,7 +157,7 @@ class Tables:
         self.letter[c] = t.letter if colour == WHITE else t.letter.lower()
         self.morph_to[c] = self._morphs(v, t, colour)
         self.promo[c] = self._promotions(v, t, colour)
-        self.moves[c] = _Lazy(lambda sq: self._entry(t, colour, virgin, c, sq))
+        self.moves[c] = _table(self.size, lambda sq: self._entry(t, colour, virgin, c, sq))
         self.path_codes[colour][c] = bool(t.moves.paths)
         self.path_reach[c] = self._reach_bound(self._path_legs[(t.index, colour)])
         if virgin:
@@ -194,7 +207,8 @@ class Tables:
                 hops.append((tuple((to, self.moves_to(c, sq, to)) for to in ray), h.rng, h.after, h.move,
                              h.capture))
         paths = tuple(p for p, initial in self._path_legs[(t.index, colour)] if virgin or not initial)
-        return tuple(lp), tuple(sl), tuple(rd), tuple(sp), tuple(hops), paths, dup or bool(paths)
+        more = (tuple(rd), tuple(hops), paths) if rd or hops or paths else ()
+        return tuple(lp), tuple(sl), tuple(sp), more, dup or bool(paths)
 
     def _step_entry(self, s: Step, sign: int, c: int, sq: int, ray: list, lp: list, sl: list, rd: list,
                     sp: list) -> None:
@@ -331,7 +345,8 @@ class Tables:
         """Every target of code ``c`` on ``sq`` as ``(to, blockers, can_move, can_capture, can_ep)``:
         the squares the piece reaches when ``blockers`` are empty (not transformations, hops
         or multi-leg moves)."""
-        leaps, slides, rides, specials, _hops, _paths, _dup = self.moves[c][sq]
+        leaps, slides, specials, more, _dup = self.moves[c][sq]
+        rides = more[0] if more else ()
         for to, _moves in leaps:
             yield to, (), True, True, False
         for ray in slides:
@@ -434,7 +449,7 @@ class Tables:
             out = []
             for sq in range(self.size):
                 new = c | 2 if self.has_initial[c | 2] and (sq, c) in self._starts else c
-                if sq not in self.holes and any(self.moves[new][sq][:6]):
+                if sq not in self.holes and any(self.moves[new][sq][:4]):
                     out.append((sq, (Move(sq, sq, new, Kind.DROP),)))
             drops = self._drops[c] = tuple(out)
         return drops
@@ -519,6 +534,7 @@ class Tables:
         rnd = random.Random(0x6D6F7270)
         size = v.files * v.ranks
         self.zob = [[rnd.getrandbits(64) for _ in range(size)] for _ in range(self.ncodes)]
+        self.zob[0] = [0] * size  # no piece: a drop's empty origin adds nothing
         self.zob_side = rnd.getrandbits(64)
         self.zob_ep = [rnd.getrandbits(64) for _ in range(size)]
         # The moved-state is hashed only for types with initial moves; castling
