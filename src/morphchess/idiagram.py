@@ -511,17 +511,13 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
         out.append(f"satellite={params['satellite']}: the page ties the diagram to its own elements and "
                    "scripts; rules it adds there (script functions such as BadZone or WeirdPromotion) or "
                    "only in its prose are not played; check the page")
-    if variant.holes:  # remove when the move tables skip variant.holes (see docs/definitions.md)
-        out.append("hole: the move generator does not skip holes yet; pieces may move onto or across them")
     if variant.holdings[WHITE] or variant.holdings[BLACK] or variant.captures_to_hand:
-        out.append("holdings (pieces in hand, holdingsType, sixth-field counts) are loaded but not "
-                   "played: no piece goes to a hand and no piece is dropped")
-    if variant.promo_offset:
-        out.append(f"promoOffset={variant.promo_offset}: shogi-style promotion (type n becomes type "
-                   f"n+{variant.promo_offset}) is not played")
-    if variant.promo_limits:
-        out.append("promoChoice prefixes and rank counts ('!', '*', digits) are not enforced: every "
-                   "listed type is offered on every rank of the zone")
+        out.append("holdings: hands and drops are played, but position text and move records "
+                   "do not show the hands or drops yet")
+    hand_choices = "".join(variant.type(i).letter for i, limit in variant.promo_limits.items() if limit.from_hand)
+    if hand_choices:
+        out.append(f"promoChoice '*' ({hand_choices}: only from the hand) is not enforced: those types "
+                   "are offered whether or not one is in hand")
     out += [f"{key}={params[key]}: {what} is not enforced" for key, what in (
         ("protected", "the Lion-trading rule (protected)"), ("counterStrike", "the counter-strike rule"),
         ("iron", "iron pieces (cannot be captured)"), ("antiTrade", "the anti-trade rule"),
