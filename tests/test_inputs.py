@@ -314,10 +314,10 @@ def test_terminal_move_reader_refuses_in_one_line():
     from morphchess.play import parse_move
     board = Board("polymorph")
     assert parse_move(board, "B-b1").is_transformation
-    for text in ("", "x" * 1000, "e2-e9", "P e2-e4; P d2-d4", "1-0"):
+    for text in ("", "x" * 1000, "e2-e9", "P e2-e4; P d2-d4", "1-0", "a\x1b\U0001342f" * 9 + "N b1-c3"):
         with pytest.raises(MoveError) as info:
             parse_move(board, text)
-        assert len(str(info.value)) < 300 and "\n" not in str(info.value)
+        assert len(str(info.value)) < 400 and "\n" not in str(info.value)
     assert board.fen() == Board("polymorph").fen()
 
 

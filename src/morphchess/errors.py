@@ -21,8 +21,10 @@ class OptionError(InputError):
 
 
 def quote(text: str, limit: int = EXCERPT) -> str:
-    """``text`` quoted for an error message, cut to ``limit`` characters (``...`` marks the cut)."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+    """``text`` quoted for an error message, at most ``limit`` characters between the quotes, escapes
+    included (``...`` marks a cut)."""
+    shown = repr(text[:limit + 1])
+    return shown if len(shown) <= limit + 2 else shown[:limit + 1] + shown[0] + "..."
 
 
 def cut(text: str, limit: int = EXCERPT) -> str:
