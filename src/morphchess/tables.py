@@ -1,7 +1,7 @@
 """Move tables compiled from a :class:`~morphchess.variant.Variant`.
 
 Pieces on the board are codes (:mod:`morphchess.pieces`).  ``moves[code][square]`` is
-one entry per piece and square, compiled on first use on boards larger than 12x12 (so a
+one entry per piece and square, compiled on first use on boards larger than 10x10 (so a
 26x26 board loads at once) and at once on smaller ones (plain lists are quicker to read),
 with the :class:`~morphchess.move.Move` objects built once here, so the move walker in
 :mod:`morphchess.position` is a few loops over tuples.  An entry is the tuple
@@ -50,7 +50,7 @@ from .variant import BLACK, WHITE, PieceType, Variant
 _HAND_KEYS = 64  # hash keys per type in hand; larger counts share the last one
 
 
-_EAGER = 144  # boards up to 12x12 get their tables at once, larger ones square by square
+_EAGER = 100  # boards up to 10x10 get their tables at once, larger ones square by square
 
 
 def _table(size: int, build: Callable) -> list | dict:
@@ -157,7 +157,10 @@ class Tables:
         self.letter[c] = t.letter if colour == WHITE else t.letter.lower()
         self.morph_to[c] = self._morphs(v, t, colour)
         self.promo[c] = self._promotions(v, t, colour)
-        self.moves[c] = _table(self.size, lambda sq: self._entry(t, colour, virgin, c, sq))
+        if virgin and not _has_initial(t):  # only castling tells the states apart: one table
+            self.moves[c] = self.moves[code(t.index, colour)]
+        else:
+            self.moves[c] = _table(self.size, lambda sq: self._entry(t, colour, virgin, c, sq))
         self.path_codes[colour][c] = bool(t.moves.paths)
         self.path_reach[c] = self._reach_bound(self._path_legs[(t.index, colour)])
         if virgin:
