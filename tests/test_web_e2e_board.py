@@ -186,3 +186,17 @@ def test_the_engine_line_while_it_thinks(page):
     page.click("#stop")
     wait_plies(page, 2)
     assert "(stopped)" in page.inner_text("#engine-line")
+
+
+def test_a_finger_drags_a_piece(pages):
+    page = pages.open(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    start(page, "chess")
+    a, b = sq(page, "g1").bounding_box(), sq(page, "f3").bounding_box()
+    cdp = page.context.new_cdp_session(page)
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    points = [(x0 + (b["x"] - a["x"]) * i / 6, y0 + (b["y"] - a["y"]) * i / 6) for i in range(7)]
+    for kind, (x, y) in zip(["touchStart"] + ["touchMove"] * 6, points):
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    wait_plies(page, 1)
+    assert piece_on(page, "f3") == "N"

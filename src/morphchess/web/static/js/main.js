@@ -148,6 +148,7 @@ function statusText(game) {
 
 function draw() {
   const game = app.game;
+  document.body.dataset.version = game.version; // the state shown (for tests and curious readers)
   if (app.viewing === null) {
     board.render(game, game.legal, myTurn(game) && !app.pending);
     $("viewing").hidden = true;
