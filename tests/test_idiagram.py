@@ -163,7 +163,6 @@ K = "\nking:K:K::e1"
     ("maxPromote=two" + K, ["maxPromote=two"]),
     ("promoZone=-2" + K, ["promoZone"]),
     ("knight:NN:N::b1" + K, ["knight", "'NN'"]),
-    ("knight:N:N::b1\nnightrider:N:NN::c1" + K, ["nightrider", "'N'", "knight"]),
     ("knight:N:N::z1" + K, ["knight", "'z1'"]),
     ("files=8\nknight:N:N::i1" + K, ["knight", "'i1'", "8x8"]),
     ("knight:N:N::a1-b2-c3" + K, ["knight", "a1-b2-c3"]),
@@ -416,3 +415,14 @@ def test_hands_at_the_start_can_be_dropped_without_holdings_type():
 def test_a_shuffle_that_leaves_the_castling_king_alone_needs_no_warning():
     v = load("shuffle=!BN\nknight:N:N::b1,g1\nbishop:B:B::c1,f1\nrook:R:R::a1,h1\nking:K:KisO2::e1", "s")
     assert not v.warnings and v.placement("shuffle-3") != v.placement("shuffle-4")
+
+
+def test_an_id_shared_by_several_types_gets_a_free_letter():
+    with pytest.warns(VariantWarning, match=r"IDs shared.*'nightrider' N->A.*'rider' N->C"):
+        v = load("knight:N:N::b1\nnightrider:N:NN::c1\nbishop:B:B::d1\nrider:N:N2::f1" + K, "shared")
+    assert [t.letter for t in v.types] == ["N", "A", "B", "C", "K"]
+    assert v.type_by_letter("N").name == "knight"  # keys that name N mean the first one, as in the ID
+    letters = "".join(chr(65 + i) for i in range(26))
+    lines = "\n".join(f"p{i}:{letters[i]}:W::" for i in range(25)) + "\nextra:A:W::\nking:K:K::a1"
+    with pytest.raises(VariantError, match="piece 'extra'.*no letter is left"):
+        load(lines.replace("p10:K", "p10:Z"), "full")

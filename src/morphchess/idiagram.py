@@ -78,6 +78,7 @@ class _Types:
     holes: tuple[list[int], list[int]]
     hands: tuple[dict[int, int], dict[int, int]]
     morphs: dict[int, str] = field(default_factory=dict)  # type index -> morph= table text
+    notes: list[str] = field(default_factory=list)  # warnings about how the types were read
 
 
 def load(text: str, name: str = "custom") -> Variant:
@@ -92,6 +93,7 @@ def load(text: str, name: str = "custom") -> Variant:
     warns = [f"unknown key {k}={v} kept but not used" for k, v in items.params.items()
              if k not in COSMETIC_KEYS and k not in _RULE_KEYS]
     built = _piece_types(items, files, ranks)
+    warns += built.notes
     variant = Variant(name=name, files=files, ranks=ranks, types=built.types, setups={},
                       params=items.params, text=text)
     variant.holdings = built.hands
@@ -196,9 +198,6 @@ def _piece_types(items: _Items, files: int, ranks: int) -> _Types:
             out.holes[BLACK].extend(black)
             continue
         t = _piece_type(len(out.types) + 1, pname, fields, files, where)
-        clash = next((o.name for o in out.types if o.letter == t.letter), None)
-        if clash is not None:
-            raise VariantError(f"{where}: ID {t.letter!r} is already used by {clash!r}")
         if morph_value is not None:  # resolved once every letter is known
             out.morphs[t.index] = morph_value
         out.types.append(t)
@@ -208,7 +207,29 @@ def _piece_types(items: _Items, files: int, ranks: int) -> _Types:
                 out.hands[colour][t.index] = count
     if not out.types:
         raise VariantError("the definition has no piece lines")
+    renamed = _share_ids(out.types)
+    if renamed:
+        out.notes.append("IDs shared by several types (the ID allows it) get free letters in position "
+                         f"text and moves: {', '.join(renamed)}")
     return out
+
+
+def _share_ids(types: list[PieceType]) -> list[str]:
+    """Decision: a type whose ID an earlier type has gets the first letter no type asks for
+    (position text must tell them apart); returns what was renamed."""
+    free = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in {t.letter for t in types}]
+    first: dict[str, PieceType] = {}
+    renamed = []
+    for t in types:
+        owner = first.setdefault(t.letter, t)
+        if owner is t:
+            continue
+        if not free:
+            raise VariantError(f"piece {t.name!r}: ID {t.letter!r} is already used by {owner.name!r} "
+                               "and no letter is left for it")
+        renamed.append(f"{t.name!r} {t.letter}->{free[0]}")
+        t.letter = free.pop(0)
+    return renamed
 
 
 def _piece_type(index: int, pname: str, fields: list[str], files: int, where: str) -> PieceType:
