@@ -294,6 +294,15 @@ def test_position_text_fields_are_read_exactly(fields, message):
         from_fen(builtin("chess"), f"{START} {fields}")
 
 
+@pytest.mark.parametrize("fen,message", [
+    ("rnbqkbnr/pppppppp/8/8/4P3/4N3/PPPP1PPP/RNBQKB1R b KQkq e3 0 1", "e3 is not empty"),
+    ("rnbqkbnr/pppp1ppp/8/8/3pN3/8/PPPP1PPP/RNBQKB1R b KQkq e3 0 1", "the knight on e4 has no double step"),
+])
+def test_en_passant_field_must_follow_a_double_step(fen, message):
+    with pytest.raises(FenError, match=message):
+        from_fen(builtin("chess"), fen)
+
+
 # -- SAN and coordinates -----------------------------------------------------------------------
 
 def test_san_suffixes_cannot_make_the_reader_hang():

@@ -244,6 +244,12 @@ def _en_passant(variant: Variant, codes: list[int], turn: int, ep: str) -> tuple
     victim = max(squares) + F if turn == BLACK else min(squares) - F
     if not 0 <= victim < variant.size or not codes[victim] or colour_of(codes[victim]) == turn:
         raise FenError(f"en-passant field {quote(ep)}: no piece of the side that just moved stands behind it")
+    if not variant.tables.has_initial[codes[victim]]:
+        raise FenError(f"en-passant field {quote(ep)}: the {variant.type(type_of(codes[victim])).name} on "
+                       f"{variant.square_name(victim)} has no double step")
+    for sq in squares:
+        if codes[sq]:
+            raise FenError(f"en-passant field {quote(ep)}: {variant.square_name(sq)} is not empty")
     return squares, victim
 
 
