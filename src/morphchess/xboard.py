@@ -260,7 +260,7 @@ class XboardEngine:
     def cmd_level(self, rest: list[str]) -> None:
         if len(rest) != 3:
             raise ProtocolError("level needs MPS BASE INC")
-        minutes, _, seconds = rest[0 + 1].partition(":")
+        minutes, _, seconds = rest[1].partition(":")
         self.moves_per_session = int(rest[0])
         self.base_ms = (60 * int(minutes) + int(seconds or 0)) * 1000
         self.clock.increment = int(float(rest[2]) * 1000)
