@@ -426,3 +426,11 @@ def test_an_id_shared_by_several_types_gets_a_free_letter():
     lines = "\n".join(f"p{i}:{letters[i]}:W::" for i in range(25)) + "\nextra:A:W::\nking:K:K::a1"
     with pytest.raises(VariantError, match="piece 'extra'.*no letter is left"):
         load(lines.replace("p10:K", "p10:Z"), "full")
+
+
+def test_shuffle_colon_keeps_a_pair_mirrored():
+    v = load("shuffle=:BNR\nknight:N:N::b1,g1\nbishop:B:B::c1,f1\nrook:R:R::a1,h1\nking:K:K::e1", "m")
+    for seed in range(20):
+        bishops = sorted(sq for sq, (t, c) in v.placement(f"shuffle-{seed}").items()
+                         if c == 0 and v.type(t).letter == "B")
+        assert bishops[0] + bishops[1] == 7  # a1..h1: files f and 7 - f

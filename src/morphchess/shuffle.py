@@ -2,9 +2,9 @@
 
 ``shuffle=QA,N!BR!AC!QK`` lists groups of piece IDs, applied in turn to the
 standard array.  In each group the pieces of the listed types trade places
-at random among the squares they stand on.  ``!`` (or ``:``) before an ID
-spreads two or more pieces of that type over both square shades and keeps
-a single one on its shade.  When the royal piece that castles is in a group
+at random among the squares they stand on.  ``!`` before an ID spreads two
+or more pieces of that type over both square shades and keeps a single one
+on its shade; ``:`` puts a pair on squares mirrored left-right.  When the royal piece that castles is in a group
 together with the type standing in both corners of its rank, it lands
 between two of those pieces.  Black's array follows White's by the
 definition's symmetry (shuffled on its own with ``symmetry=none``).  The
@@ -37,11 +37,9 @@ def shuffled(v: Variant, seed: int) -> dict[int, tuple[int, int]]:
 
 
 def _marks(v: Variant, group: str) -> dict[int, str]:
-    """{type index: prefix} for the IDs of a group (prefix '' or '!')."""
-    out = {}
-    for prefix, letter in re.findall(r"([!:#]?)(\+?.)", group):
-        out[v.type_by_letter(letter).index] = "!" if prefix in "!:" and prefix else ""
-    return out
+    """{type index: prefix} for the IDs of a group (prefix '', '!' or ':')."""
+    return {v.type_by_letter(letter).index: prefix if prefix in ("!", ":") else ""
+            for prefix, letter in re.findall(r"([!:#]?)(\+?.)", group)}
 
 
 def _shuffle_group(v: Variant, board: dict, group: str, colour: int, rng: random.Random) -> None:
@@ -54,9 +52,12 @@ def _shuffle_group(v: Variant, board: dict, group: str, colour: int, rng: random
     free = list(squares)
     placed: dict[int, int] = {}
     for t, prefix in marks.items():  # pass 1: types spread over the shades
-        if prefix == "!" and t in counts and t not in (king, rook):
+        if prefix and t in counts and t not in (king, rook):
             own = [sq for sq in squares if board[sq][0] == t]
-            _spread(v, free, placed, t, own, rng)
+            if prefix == ":" and len(own) == 2:
+                _mirrored_pair(v, free, placed, t, rng)
+            else:
+                _spread(v, free, placed, t, own, rng)
     for t in marks:  # pass 2: the others, the castling pieces last
         if t in counts and t not in placed.values() and t not in (king, rook):
             for _ in range(counts[t]):
@@ -76,6 +77,21 @@ def _spread(v: Variant, free: list[int], placed: dict, t: int, own: list[int], r
         free.remove(sq)
         placed[sq] = t
         shade ^= 1
+
+
+def _mirrored_pair(v: Variant, free: list[int], placed: dict, t: int, rng: random.Random) -> None:
+    """``:`` on a pair: two squares of one rank mirrored left-right (so on both shades on an even
+    number of files)."""
+    def mirror(sq: int) -> int:
+        return sq // v.files * v.files + v.files - 1 - sq % v.files
+
+    options = [sq for sq in free if mirror(sq) in free and mirror(sq) != sq]
+    if not options:
+        return _spread(v, free, placed, t, [0, 0], rng)
+    sq = rng.choice(options)
+    for s in (sq, mirror(sq)):
+        free.remove(s)
+        placed[s] = t
 
 
 def _castlers(v: Variant, board: dict, colour: int, counts: dict) -> tuple[int, int]:
