@@ -379,3 +379,10 @@ def test_definition_warnings_of_a_pgn_are_one_line_each(capsys, tmp_path):
     text = '[Variant "x"]\n[VariantDefinition "files=8 ranks=8 promoZonne=1"]\n[VariantDefinition "king:K:K::e1"]\n\n*'
     code, out, err = cli(capsys, "replay", record_file(tmp_path, text))
     assert code == 0 and err == "warning: x: unknown key promoZonne=1 kept but not used\n"
+
+
+def test_piece_at_a_square_off_the_board_is_an_input_error():
+    for square in ("z9", "e" + "9" * 100, 99, -1, "", "e٤"):
+        with pytest.raises(InputError) as info:
+            Board().piece_at(square)
+        assert len(str(info.value)) < 120

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from . import san as _san
-from .errors import quote
+from .errors import InputError, cut, quote
 from .move import Kind
 from .move import Move as CoreMove
 from .notation import MoveError, coord_text, from_fen, mover_chose, parse_coord, to_fen
@@ -223,10 +223,14 @@ class Board:
         return to_fen(self.position)
 
     def piece_at(self, square: int | str) -> str | None:
-        """The letter of the piece on a square (index or name), upper case = White; None if empty."""
-        sq = self.variant.square(square) if isinstance(square, str) else square
+        """The letter of the piece on a square (index or name), upper case = White; None if empty.
+        Raises :class:`~morphchess.errors.InputError` for a square that is not on the board."""
+        try:
+            sq = self.variant.square(square) if isinstance(square, str) else square
+        except ValueError as e:
+            raise InputError(cut(str(e), 80)) from None
         if not 0 <= sq < self.variant.size:
-            raise ValueError(f"square {square!r} is off the board")
+            raise InputError(f"square {square!r} is off the board")
         return self.position.t.letter[self.position.board[sq]] or None
 
     def copy(self) -> Board:
