@@ -241,3 +241,9 @@ def test_screenshot_of_every_variant(page, variant):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#board").screenshot(path=str(SHOTS / f"{variant}.png"))
     page.locator("#legend-box").screenshot(path=str(SHOTS / f"{variant}-legend.png"))
+
+
+def test_an_unknown_game_link_says_so_and_starts_a_game(pages):
+    page = pages.open("/game/no-such-game")
+    assert page.inner_text("#notice") == "Game no-such-game was not found; a new game starts."
+    assert page.locator("#board .sq").count() == 64 and game_id(page) != "no-such-game"

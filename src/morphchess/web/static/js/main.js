@@ -396,10 +396,10 @@ async function restore() {
       return;
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 404)) throw e;
-      notice(`Game ${id} was not found; a new game starts.`);
     }
   }
   await newGame({ variant: "chess" });
+  if (id) notice(`Game ${id} was not found; a new game starts.`);
 }
 
 async function start() {
