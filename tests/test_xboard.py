@@ -1,5 +1,6 @@
 """``morphchess xboard``: python-chess and XBoard itself play it; the match runner plays every variant."""
 
+import io
 import os
 import random
 import re
@@ -12,8 +13,10 @@ import pytest
 
 from morphchess.board import Board
 from morphchess.engine.match import run_match
+from morphchess.protocol import Output
 from morphchess.variants import builtin, names
-from morphchess.xboard import main, move_text, parse_move, piece_to_char, setup_commands, xboard_betza
+from morphchess.xboard import XboardEngine, main, move_text, parse_move, piece_to_char, setup_commands, xboard_betza
+
 from protocol_support import ENGINE, Session, engine_command
 
 
@@ -99,6 +102,17 @@ def test_no_transformation_from_the_engine():
         assert move[:2] != move[2:4]
         s.send("force", "usermove a7a6" if _ % 2 == 0 else "usermove a6a5")
     s.close()
+
+
+def test_time_controls():
+    engine = XboardEngine(Output(io.StringIO()))
+    for line in ("level 40 5:30 2", "time 30000"):  # 300 s left, 40 moves per session, 2 s increment
+        engine.handle(line)
+    assert engine._limits() == {"movetime_ms": 300_000 // 40 + 1600 - 50}
+    engine.handle("st 3")
+    assert engine._limits() == {"movetime_ms": 2900}
+    engine.handle("sd 4")
+    assert engine._limits() == {"depth": 4, "movetime_ms": 2900}
 
 
 def test_game_end_is_claimed():
