@@ -8,6 +8,8 @@ the kings stand on a2 and i8, out of every line of the pieces tested from e5.
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
 from morphchess import load
@@ -15,6 +17,7 @@ from morphchess.move import Kind
 from morphchess.notation import from_fen, to_fen
 
 
+@cache
 def board(betza: str):
     return load(f"files=9 ranks=9 promoZone=0\nstone:P:mfW:p:\npiece:X:{betza}:x:\nking:K:K:k:a2", "t")
 
@@ -243,3 +246,16 @@ def test_multi_leg_make_unmake_restores_position_and_hash():
         pos.unmake()
         assert to_fen(pos) == before and pos.hash == h
     assert {m.kind for m in pos.legal_moves()} >= {Kind.LEGS, Kind.NORMAL}
+
+
+def test_initial_multi_leg_move_only_before_the_first_move():
+    from morphchess import Position
+    v = load("files=8 ranks=8\npawn:P:fmWfcFimafW:pawn:a2-h2\nking:K:K:king:e1", "init")
+    pos = Position(v)
+    e2 = v.square("e2")
+    assert {v.square_name(m.target) for m in pos.legal_moves() if m.origin == e2} == {"e3", "e4"}
+    pos.make(next(m for m in pos.legal_moves() if m.origin == e2 and v.square_name(m.target) == "e3"))
+    pos.make(next(m for m in pos.legal_moves() if v.square_name(m.origin) == "a7"))
+    e3 = v.square("e3")
+    assert {v.square_name(m.target) for m in pos.legal_moves() if m.origin == e3} == {"e4"}
+    assert not pos.in_check()  # the moved pawn has no multi-leg move left to check with

@@ -208,7 +208,8 @@ class Position:
                 if bound and max(abs(s % F - sq % F), abs(s // F - sq // F)) > bound:
                     continue
                 found: list = []
-                for legs in moves[p][s][3][2]:
+                more = moves[p][s][3]
+                for legs in more[2] if more else ():
                     self._legs(p, s, legs, 0, s, 0, (), found, False, True)
                 if any(sq in m[4] or (m[1] == sq and b[sq]) for m in found):
                     return True
