@@ -386,3 +386,12 @@ def test_piece_at_a_square_off_the_board_is_an_input_error():
         with pytest.raises(InputError) as info:
             Board().piece_at(square)
         assert len(str(info.value)) < 120
+
+
+def test_a_variant_whose_arrays_place_no_royal_piece_reads_its_own_positions():
+    from morphchess import load
+    from morphchess.notation import to_fen
+    from morphchess.position import Position
+    v = load("files=8 ranks=8 knight:N:N::b1 king:K:K::")  # royal type declared, never placed
+    fen = to_fen(Position(v))
+    assert to_fen(from_fen(v, fen)) == fen

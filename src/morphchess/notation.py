@@ -171,11 +171,13 @@ def from_fen(variant: Variant, fen: str) -> Position:
 
 
 def _check_royals(pos: Position) -> None:
-    """Refuse a board where a side has no royal piece although the variant has royal types."""
-    royal = "".join(t.letter for t in pos.variant.types if t.royal)
+    """Refuse a board where a side has no royal piece although the variant's start arrays give it one."""
+    v = pos.variant
     for colour, name in ((WHITE, "White"), (BLACK, "Black")):
+        royal = {v.type(ti).letter for placement in v.setups.values() for ti, c in placement.values()
+                 if c == colour and v.type(ti).royal}
         if royal and not pos.royals[colour]:
-            letters = royal if colour == WHITE else royal.lower()
+            letters = sorted(royal) if colour == WHITE else sorted(x.lower() for x in royal)
             raise FenError(f"board field: {name} has no royal piece ({', '.join(letters)})")
 
 
