@@ -44,7 +44,9 @@ function notice(text) {
 }
 
 function refusal(what, error) {
-  if (error instanceof ApiError && error.lost) return `Connection lost: ${what} did not reach the server. ${error.message}.`;
+  if (error instanceof ApiError && error.lost) {
+    return `Connection lost: ${what} got no answer from the server; the board shows the last position it confirmed.`;
+  }
   return `${what} refused: ${error.message}`;
 }
 
