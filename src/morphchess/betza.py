@@ -448,7 +448,7 @@ class _Collector:
                 self.fail(u.pos, "'i' on a later leg is not supported")
             if "e" in mods:
                 self.fail(u.pos, "en-passant 'e' in a multi-leg move is not supported")
-            rng = (0 if u.rng == 1 else 1) if toggle else u.rng
+            rng = (0 if legs[-1].rng == 1 else 1) if toggle else u.rng
             toggle = any(c in mods for c in "gy")
             legs.append(self._leg(mods, u, rng, legs[-1] if legs else None, outward))
         initial = "i" in parts[0][0]
