@@ -29,16 +29,16 @@ def serious_findings(page) -> list[str]:
 
 
 def test_accessibility_check_finds_nothing_serious(pages):
-    for size in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
-        page = pages.open(viewport=size)
-        start(page, "polymorph")
-        click_move(page, "e2", "e4", 1)
-        sq(page, "b8").click()  # a picked-up piece with its targets
-        assert serious_findings(page) == []
-        page.click("#transform")  # the open chooser
-        page.wait_for_selector("#chooser:not([hidden])")
-        assert serious_findings(page) == []
-        page.keyboard.press("Escape")
+    page = pages.open(viewport={"width": 390, "height": 844})  # the phone layout
+    assert serious_findings(page) == []
+    page = pages.open()
+    start(page, "polymorph")
+    click_move(page, "e2", "e4", 1)
+    sq(page, "b8").click()  # a picked-up piece with its targets
+    assert serious_findings(page) == []
+    page.click("#transform")  # the open chooser
+    page.wait_for_selector("#chooser:not([hidden])")
+    assert serious_findings(page) == []
 
 
 def test_right_button_draws_arrows_and_circles_and_a_click_clears_them(page):
@@ -177,12 +177,15 @@ def test_without_the_event_stream_the_page_polls(page):
     assert page.inner_text("#connection") == ""
 
 
-def test_the_engine_line_while_it_thinks(page):
-    start(page, "chess", black="engine", level=7)  # 3 s a move
+def test_the_engine_takes_over_a_side_and_shows_its_line_while_it_thinks(page):
+    start(page, "chess", black="human", level=7)  # 3 s a move
     click_move(page, "e2", "e4", 1)
+    page.select_option("#black", "engine")  # takes effect at once: the engine is to move
     page.wait_for_function("() => /line: 1… \\S+/.test(document.getElementById('engine-line').textContent)")
     line = page.inner_text("#engine-line")
     assert line.startswith("Engine (Black) thinking · depth ") and "(White's view)" in line, line
+    assert page.inner_text("#status") == "Black to move: the engine is thinking"
+    page.click("#flip")  # the page still answers
     page.click("#stop")
     wait_plies(page, 2)
     assert "(stopped)" in page.inner_text("#engine-line")
