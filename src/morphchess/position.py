@@ -510,7 +510,6 @@ class Position:
         us = self.turn
         ep = self.ep
         saved: tuple = (m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands)
-        taken: tuple = (0, ())
         h = self.hash ^ t.zob_side ^ z[piece][frm] ^ z[new][to]
         if ep:
             h ^= ep[2]
@@ -530,9 +529,9 @@ class Position:
             b[frm] = new
             self.halfmove += 1
         elif kind is LEGS:
-            h, taken = self._make_legs(m, piece, h)
-            saved = saved[:2] + (taken,) + saved[3:]
-            cap = taken[0]
+            h, legs_taken = self._make_legs(m, piece, h)
+            saved = saved[:2] + (legs_taken,) + saved[3:]
+            cap = legs_taken[0]
         else:
             b[frm] = 0
             b[to] = new
@@ -566,9 +565,10 @@ class Position:
             self.rights = self.castle_key()
             h ^= rights ^ self.rights
         if t.special_make:
-            if t.to_hand and (cap or kind is LEGS):
-                h = self._to_hand(h, (cap,) + taken[1], us)
-            if kind is LEGS and any(royal[x] for x in taken[1]):
+            victims = saved[2][1] if kind is LEGS else ()
+            if t.to_hand and (cap or victims):
+                h = self._to_hand(h, (cap,) + victims, us)
+            if any(royal[x] for x in victims):
                 self._rescan_royals()
         if us == BLACK:
             self.fullmove += 1
@@ -658,7 +658,9 @@ class Position:
         if m is not None:
             frm, to, _new, kind, extra = m
             b = self.board
-            if kind is EN_PASSANT:
+            if kind is NORMAL:
+                b[to] = cap
+            elif kind is EN_PASSANT:
                 b[to] = 0
                 b[extra[0]] = cap
             elif kind is CASTLE:
