@@ -300,7 +300,7 @@ def test_records_round_trip_with_date_and_players(client):
     pgn_text = r.text
     assert "attachment" in r.headers["content-disposition"]
     assert '[Variant "crossroads"]' in pgn_text and '[Date "????' not in pgn_text
-    assert '[Black "morphchess engine, level 1"]' in pgn_text
+    assert '[Black "morphchess engine, level 1"]' in pgn_text and '[White "Ann"]' in pgn_text
     for text, spec in ((pgn_text, {}), (gc, {"variant": "crossroads"})):
         r = client.post("/api/import", json={"text": text, **spec})
         assert r.status_code == 200, r.text
@@ -316,6 +316,10 @@ def test_import_reads_every_record_form_the_command_line_reads(client):
     r = client.post("/api/import", json={"text": "1. B-b1 1... p e7-e5", "variant": "polymorph"})
     assert r.status_code == 200, r.text
     assert [h["uci"] for h in r.json()["history"]] == ["b1b1b", "e7e5"]
+    polymorph = new(client, variant="polymorph", setup="knights", moves=["b1b1b"])
+    pgn_text = client.get(f"/api/games/{polymorph['id']}/record?format=pgn").text
+    r = client.post("/api/import", json={"text": pgn_text, "variant": "polymorph", "setup": "bishops"})
+    assert r.status_code == 200 and r.json()["setup"] == "knights", r.text  # the PGN's own setup wins
     r = client.post("/api/import", json={"text": "e2e4 e7e5 d1h5", "variant": "chess"})
     assert r.status_code == 200 and len(r.json()["history"]) == 3
     mated = "f2f3 e7e5 g2g4 d8h4 a2a3"

@@ -269,11 +269,12 @@ def record(request: Request, gid: str, format: Literal["pgn", "gc"] = "pgn", dow
 def import_record(request: Request, body: ImportIn):
     store = _store(request)
     chosen = store.catalog.add(body.definition) if body.definition is not None else body.variant
-    form = None if body.format == "auto" else body.format
+    form = record_format(body.text) if body.format == "auto" else body.format
+    setup = None if form == "pgn" else body.setup  # a PGN names its own setup; the page's is for the others
     try:  # the page's variant is for records without variant tags: a PGN's tags win
-        board = read_record(body.text, form, store.catalog.get(chosen), body.setup, tags_win=True).board
+        board = read_record(body.text, form, store.catalog.get(chosen), setup, tags_win=True).board
     except InputError as e:
-        raise BadInput(f"{form or record_format(body.text)} record: {e}") from None
+        raise BadInput(f"{form} record: {e}") from None
     spec = NewGame(variant=store.catalog.key_of(board.variant), setup=board.setup,
                    fen=board.root_fen if board.custom_start else None, moves=[m.uci() for m in board.move_stack],
                    white=body.white, black=body.black, level=body.level)

@@ -298,12 +298,13 @@ class Store:
                "tc": tc.text if tc else None, "clock_at": at, "ply": 0, "version": 0,
                "engine_stop": False, "engine_seq": 0, "creator": client, "created": at, "updated": at}
         creator = next(iter(tokens))
-        mine = tokens[creator]
+        # the creator's name goes to the one human side the creator holds (with or against the engine)
+        named = [side for side in tokens[creator] if kinds[side] == "human"]
         for side in seats.SIDES:
             holder = next((t for t, sides in tokens.items() if side in sides), None)
             row.update({side: kinds[side], f"{side}_token": seats.digest(holder) if holder else None,
                         f"{side}_ms": tc.start_ms if tc else None, f"{side}_joined": holder == creator,
-                        f"{side}_name": (spec.name or None) if mine == [side] else None})
+                        f"{side}_name": (spec.name or None) if named == [side] else None})
         with self.db.write() as conn:
             self._check_rate(conn, client, at)
             conn.execute(games.insert().values(**row))
