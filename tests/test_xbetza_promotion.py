@@ -65,3 +65,20 @@ def test_offset_promotion_on_captures_anywhere_with_zone_zero():
     assert got == {("a1a2", "P"), ("a1a2", "T")}
     assert choices(SHOGI.format(extra="").replace("promoZone=2", "promoZone=0"), "4k/5/5/5/P3K w - - 0 1") == {
         ("a1a2", "P")}
+
+
+def test_shogi_hands_take_captured_pieces_demoted_and_drop_them():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        v = load(SHOGI.format(extra=" holdingsType=-1"), "promo")
+    pos = from_fen(v, "4k/5/5/1u3/1S2K w - - 0 1")
+    capture = next(m for m in pos.legal_moves() if v.square_name(m.target) == "b2" and pos.t.letter[m.piece] == "S")
+    pos.make(capture)
+    assert pos.hands[0][2] == 1 and not any(pos.hands[1])  # the promoted silver joins White's hand as a silver
+    pos.make(next(m for m in pos.legal_moves() if v.square_name(m.origin) == "e5"))
+    drops = [m for m in pos.legal_moves() if m.origin == m.target and pos.t.letter[m.piece] == "S"]
+    assert len(drops) == 25 - 3  # every empty square (a silver moves from each)
+    pos.make(drops[0])
+    assert not any(pos.hands[0])
+    pos.unmake()
+    assert pos.hands[0][2] == 1

@@ -567,7 +567,7 @@ class Position:
         if t.special_make:
             victims = saved[2][1] if kind is LEGS else ()
             if t.to_hand and (cap or victims):
-                h = self._to_hand(h, (cap,) + victims, us)
+                h = self._to_hand(h, (cap,) + victims)
             if any(royal[x] for x in victims):
                 self._rescan_royals()
         if us == BLACK:
@@ -578,14 +578,15 @@ class Position:
             saved = saved[:2] + (cap,) + saved[3:]
         self._stack.append(saved)
 
-    def _to_hand(self, h: int, taken: tuple, us: int) -> int:
+    def _to_hand(self, h: int, taken: tuple) -> int:
         """Put the captured pieces ``taken`` (codes, 0 for none) in a hand, as the variant says;
         returns the hash."""
         t = self.t
         hands = [list(hand) for hand in self.hands]
         for c in taken:
-            if c and not t.royal[c]:
-                owner, ti = t.hand_of(c, us)
+            goes = t.hand_of[c]
+            if goes:
+                owner, ti = goes
                 n = hands[owner][ti]
                 h ^= t.zob_hand(owner, ti, n) ^ t.zob_hand(owner, ti, n + 1)
                 hands[owner][ti] = n + 1

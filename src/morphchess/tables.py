@@ -22,7 +22,7 @@ piece has after arriving on a square, ``promo`` the codes a promoting piece may 
 on a square (or None).  ``moves`` in an entry hold one move per type the piece may have
 after arriving (several where it promotes).  :meth:`Tables.reach` walks the plain
 targets as squares, for evaluation and diagrams.  :meth:`Tables.drop_moves` lists where
-a piece in hand may be dropped, :meth:`Tables.hand_of` which hand a captured piece joins.
+a piece in hand may be dropped, ``hand_of[code]`` which hand a captured piece joins.
 
 For check detection the tables are reversed, per colour and target square, also on first
 use (on large boards): ``att[colour][sq]`` is ``(near, rays, lame, hops)``: ``near`` lists ``(square,
@@ -414,16 +414,15 @@ class Tables:
 
     # -- hands and drops --------------------------------------------------------
     def _hands(self, v: Variant) -> None:
-        """Where captured pieces go (``to_hand``, :meth:`hand_of`) and whether the hands drop."""
-        self.holdings_type = v.holdings_type
-        self.to_hand = v.captures_to_hand
-        # holdingsType > 0: the hands only feed promotions; otherwise their pieces may be dropped
-        self.drops_allowed = v.holdings_type <= 0 and (self.to_hand or any(map(any, v.holdings)))
-        self.demoted = list(range(len(v.types) + 1))
-        for t in v.types:
-            promoted = v.promoted_type(t)
-            if promoted:
-                self.demoted[promoted] = t.index
+        """Where captured pieces go (``to_hand``, ``hand_of``) and whether the hands drop
+        (:meth:`Variant.to_hand`, :attr:`Variant.drops`)."""
+        self.to_hand = v.holdings_type != 0
+        self.drops_allowed = v.drops
+        # per code: (hand colour, type index) a captured piece of that code joins, or None
+        self.hand_of: list = [None] * self.ncodes
+        for c in range(self.ncodes):
+            if self.valid[c] and not self.royal[c]:
+                self.hand_of[c] = v.to_hand(self.type_of[c], c & 1)
         self._drops: dict = {}
         self._starts = {(sq, code(ti, colour)) for placement in v.setups.values()
                         for sq, (ti, colour) in placement.items()}
@@ -434,13 +433,6 @@ class Tables:
     def zob_hand(self, colour: int, ti: int, n: int) -> int:
         """Hash part of ``n`` pieces of type ``ti`` in ``colour``'s hand (0 for none)."""
         return self._zob_hand[colour][ti][min(n, _HAND_KEYS)]
-
-    def hand_of(self, captured: int, capturer: int) -> tuple[int, int]:
-        """``(colour, type index)``: the hand a captured piece goes to, and as what (holdingsType)."""
-        ti = captured >> 2
-        if self.holdings_type > 0:
-            return captured & 1, ti
-        return capturer, self.demoted[ti] if self.holdings_type == -1 else ti
 
     def drop_moves(self, c: int) -> tuple:
         """``(square, moves)`` where a piece of (moved) code ``c`` may be dropped: every square that
