@@ -82,3 +82,27 @@ def test_shogi_hands_take_captured_pieces_demoted_and_drop_them():
     assert not any(pos.hands[0])
     pos.unmake()
     assert pos.hands[0][2] == 1
+
+
+GROSS = """files=6 ranks=6 promoZone=1 holdingsType=1 promoChoice=*Q*N
+pawn:P:fmWfcF:pawn:a2
+knight:N:N:knight:
+queen:Q:Q:queen::1
+king:K:K:king:f1
+"""
+
+
+def test_star_choices_come_from_the_hand():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        v = load(GROSS, "gross")
+    pos = from_fen(v, "5k/P5/6/6/6/5K w - - 0 1")
+    pos = type(pos).from_board(v, pos.board, hands=({3: 1}, {}))
+    promos = [m for m in pos.legal_moves() if v.square_name(m.origin) == "a5"]
+    assert [pos.t.letter[m.piece] for m in promos] == ["Q"]  # no knight in hand: no knight
+    pos.make(promos[0])
+    assert pos.hands[0][3] == 0
+    pos.unmake()
+    assert pos.hands[0][3] == 1
+    empty = type(pos).from_board(v, pos.board)
+    assert not [m for m in empty.legal_moves() if v.square_name(m.origin) == "a5"]  # nothing to become

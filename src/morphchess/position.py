@@ -314,6 +314,9 @@ class Position:
         if t.capture_only:
             only = t.capture_only
             out = [m for m in out if m not in only or b[m[1]]]
+        if t.from_hand:
+            hand, needs = self.hands[us], t.from_hand
+            out = [m for m in out if m not in needs or hand[m[2] >> 2]]
         if quiet_from is None and t.drops_allowed:
             for ti, n in enumerate(self.hands[us]):
                 if n:
@@ -565,6 +568,8 @@ class Position:
             self.rights = self.castle_key()
             h ^= rights ^ self.rights
         if t.special_make:
+            if m in t.from_hand:
+                h = self._from_hand(h, new, us)
             victims = saved[2][1] if kind is LEGS else ()
             if t.to_hand and (cap or victims):
                 h = self._to_hand(h, (cap,) + victims)
@@ -594,7 +599,8 @@ class Position:
         return h
 
     def _from_hand(self, h: int, new: int, us: int) -> int:
-        """Take the dropped piece ``new`` from ``us``'s hand; returns the hash."""
+        """Take a piece of ``new``'s type from ``us``'s hand (a drop, or a promotion to a type
+        that only the hand supplies); returns the hash."""
         t = self.t
         ti = new >> 2
         hand = list(self.hands[us])

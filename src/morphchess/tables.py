@@ -109,6 +109,9 @@ class Tables:
         self._types = tuple(v.types)
         self._offset_types = [False] + [v.promoted_type(t) is not None for t in v.types]
         self.capture_only: set = set()  # offset promotions a move may make only when it captures
+        # promotions to a type marked '*' in promoChoice: only with such a piece in hand, which they use
+        self._hand_promotions = {ti for ti, limit in v.promo_limits.items() if limit.from_hand}
+        self.from_hand: set = set()
         self.morph_to: list = [None] * n
         self.promo: list = [None] * n
         self.transforms: list = [None] * n
@@ -140,7 +143,8 @@ class Tables:
         # pin shortcut of Position.legal_moves does not hold for them.
         self.complex_attacks = any(t.moves.hops or t.moves.paths for t in v.types)
         self._hands(v)
-        self.special_make = self.to_hand or any(t.moves.paths for t in v.types)  # Position.make's rare steps
+        # Position.make's rare steps: hands, multi-leg moves, promotions from the hand
+        self.special_make = self.to_hand or bool(self._hand_promotions) or any(t.moves.paths for t in v.types)
         self.att = [_table(self.size, lambda sq, colour=colour: self._attackers(colour, sq))
                     for colour in (WHITE, BLACK)]
         self.ep_sources = [_table(self.size, lambda sq, colour=colour: self._ep_sources(colour, sq))
@@ -249,6 +253,8 @@ class Tables:
         """The moves of code ``c`` from ``sq`` to ``to``: one per type it may have there.  A shogi
         style promotion allowed only with a capture is listed in ``capture_only``."""
         moves = tuple(Move(sq, to, new, kind, extra) for new in self.becomes(c, to))
+        if self._hand_promotions and self.promo[c]:
+            self.from_hand.update(m for m in moves if m.piece >> 2 in self._hand_promotions and m.piece >> 2 != c >> 2)
         if self._offset_types[c >> 2]:
             promoted = self._offset(c, sq, to, kind, extra)
             if promoted:
