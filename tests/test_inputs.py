@@ -169,14 +169,6 @@ def test_pgn_syntax_errors_give_line_and_move(text, where):
     assert str(info.value).startswith(where), str(info.value)
 
 
-def test_search_without_limits_stops_on_its_own():
-    from morphchess.engine import search
-    pos = from_fen(builtin("chess"), "7k/8/6QK/8/8/8/8/8 w - - 0 1")
-    start = time.perf_counter()
-    assert search(pos).mate == 1
-    assert time.perf_counter() - start < 10
-
-
 # -- records: one reader for every form -----------------------------------------------------------
 
 def test_polymorph_transformation_log_is_guessed_and_read():
