@@ -2,9 +2,9 @@
 but an InputError, and a refused input leaves the board as it was.
 
 Inputs are mutations (cuts, insertions, repeats, swapped words) of valid text from random games of every
-built-in variant and start array: position text, coordinate and SAN moves, PGN, Game Courier logs,
-coordinate lists and command lines.  ``MORPHCHESS_FUZZ=N`` runs N random examples a test instead of the
-fixed, derandomised CI set.
+built-in variant and start array, and of a variant from definition text: position text, coordinate and
+SAN moves, PGN, Game Courier logs, coordinate lists and command lines.  ``MORPHCHESS_FUZZ=N`` runs N
+random examples a test instead of the fixed, derandomised CI set.
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from morphchess import Board, gamecourier, pgn
+from morphchess import Board, gamecourier, load, pgn
 from morphchess.board import RecordError
 from morphchess.cli import main
 from morphchess.errors import InputError
 from morphchess.notation import from_fen, to_fen
 from morphchess.play import parse_move
 from morphchess.records import read_record
+from morphchess.variant import Variant
 
 from conftest import SETUPS
 
@@ -34,9 +35,9 @@ fuzz = settings(max_examples=_RUNS or 60, deadline=None, derandomize=not _RUNS, 
 LONG_MESSAGE = 400  # an error line quotes at most short excerpts
 
 
-def _game(name: str, setup: str, seed: int) -> Board:
-    rng = random.Random(f"{name}/{setup}/{seed}")
-    board = Board(name, setup=setup)
+def _game(variant: str | Variant, setup: str, seed: int) -> Board:
+    board = Board(variant, setup=setup)
+    rng = random.Random(f"{board.variant.name}/{setup}/{seed}")
     for _ in range(rng.randrange(4, 70)):
         if board.outcome() is not None:
             break
@@ -44,7 +45,10 @@ def _game(name: str, setup: str, seed: int) -> Board:
     return board
 
 
-GAMES = [_game(name, setup, seed) for name, setup in SETUPS for seed in range(2)]
+# a variant from definition text too: its PGN carries the definition in [VariantDefinition] tags
+_MINI = load("files=5 ranks=5 royal=K promoZone=1 promoChoice=RN\npawn:P:fW:pawn:a2-e2\nrook:R:R:rook:a1,e1\n"
+             "knight:N:N:knight:b1,d1\nmorph=//BBBBB//\nbishop:B:B:bishop:\nking:K:K:king:c1", "mini")
+GAMES = [_game(name, setup, seed) for name, setup in SETUPS for seed in range(2)] + [_game(_MINI, "standard", 1)]
 _CHARS = st.sampled_from("abcdefghijklmnopqrstuvwxyzABCKNPQRZ0123456789 /-.;:[](){}\"*^+#=!?$%,@\n\\e")
 _PIECES = st.text(_CHARS | st.characters(codec="utf-8"), max_size=10)
 
