@@ -11,6 +11,7 @@ from morphchess.engine.match import run_match
 from morphchess.protocol import Clock, move_budget_ms
 from morphchess.uci import main, parse_go, search_limits
 from morphchess.variants import builtin, names
+
 from protocol_support import ENGINE, Session, engine_command
 
 
