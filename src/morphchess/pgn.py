@@ -14,6 +14,7 @@ Tags written besides the seven (``docs/records.md``):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .board import RESULTS, Board, RecordError, check_result, move_number, number_fits, play_recorded
@@ -23,7 +24,7 @@ from .notation import FenError
 from .variant import WHITE, Variant, VariantError
 from .variants import builtin, load_variant, names
 
-__all__ = ["Game", "write", "read", "read_all"]
+__all__ = ["Game", "write", "read", "read_all", "games"]
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
@@ -201,7 +202,7 @@ class _Reader:
         board = self.game.board if self.game else None
         return RecordError(message, board, move_number(board) if board else None, line=self.line(tok))
 
-    def games(self):
+    def games(self) -> Iterator[Game]:
         for tok in _TOKEN.finditer(self.text):
             kind = tok.lastgroup
             if kind == "tag":
@@ -220,8 +221,8 @@ class _Reader:
                     yield finished
         if self.game is None and self.headers:
             self.game = Game(_start(self.headers, self.given, self.fallback), dict(self.headers))
-        if self.game is not None:
-            yield self.finish(None, None)
+        if self.game is not None and (self.game.headers or self.game.board.move_stack or self.depth):
+            yield self.finish(None, None)  # (comments alone are no game)
 
     def tag(self, tok: re.Match) -> None:
         name, value = tok["name"], _unescape(tok["value"])
@@ -298,9 +299,15 @@ def _unexpected(char: str) -> str:
     return f"unexpected character {char!r}"
 
 
+def games(text: str, variant: str | Variant | None = None, fallback: bool = False) -> Iterator[Game]:
+    """The games of PGN text one by one, each read when asked for (``variant`` and ``fallback`` as for
+    :func:`read`)."""
+    return _Reader(text, variant, fallback).games()
+
+
 def read_all(text: str, variant: str | Variant | None = None, fallback: bool = False) -> list[Game]:
     """Every game in PGN text (``variant`` and ``fallback`` as for :func:`read`)."""
-    return list(_Reader(text, variant, fallback).games())
+    return list(games(text, variant, fallback))
 
 
 def read(text: str, variant: str | Variant | None = None, fallback: bool = False) -> Game:
@@ -315,6 +322,6 @@ def read(text: str, variant: str | Variant | None = None, fallback: bool = False
     comment) raises :class:`~morphchess.board.RecordError` naming the line and
     the move; ``error.board`` holds the game up to that move.
     """
-    for game in _Reader(text, variant, fallback).games():
+    for game in games(text, variant, fallback):
         return game
     raise RecordError("no game in the PGN text")

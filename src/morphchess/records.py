@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import islice
 
 from . import gamecourier, pgn
 from .board import Board, RecordError, play_recorded
@@ -20,6 +21,7 @@ from .variant import Variant
 __all__ = ["FORMS", "Record", "record_format", "read_record"]
 
 FORMS = ("pgn", "gc", "coord")
+_TAG = re.compile(r'^[ \t]*\[\w+[ \t]+"', re.M | re.ASCII)  # no \s: it would rescan runs of blank lines
 _COORD_WORD = re.compile(r"[a-z][0-9]{1,3}[a-z][0-9]{1,3}[a-z]?")
 _GC_ACTION = re.compile(r"(?:^|[\s;])(?:[a-z][0-9]+-[a-z][0-9]+|[A-Za-z]+-[a-z][0-9]+)(?=[\s;]|$)", re.ASCII)
 
@@ -46,7 +48,7 @@ def record_format(text: str) -> str:
     Tags mean PGN; words that are all coordinate moves (``e2e4``) a coordinate
     list; an action such as ``e2-e4`` or a placement ``B-b1`` a Game Courier
     log; anything else is read as PGN movetext."""
-    if re.search(r'^\s*\[\w+\s+"', text, re.M):
+    if _TAG.search(text):
         return "pgn"
     words = text.split()
     if words and all(_COORD_WORD.fullmatch(w) for w in words):
@@ -82,12 +84,12 @@ def read_record(text: str, form: str | None = None, variant: str | Variant | Non
 def _read_pgn(text: str, variant: str | Variant | None, setup: str | None, tags_win: bool) -> Record:
     if setup is not None:
         raise RecordError("a PGN record names its own setup ([VariantSetup]); a setup is for gc and coord")
-    games = pgn.read_all(text, variant, fallback=tags_win)
-    if not games:
+    first_two = list(islice(pgn.games(text, variant, tags_win), 2))
+    if not first_two:
         raise RecordError("no game in the PGN text")
-    if len(games) > 1:
-        raise RecordError(f"the PGN text holds {len(games)} games; give one")
-    game = games[0]
+    if len(first_two) > 1:
+        raise RecordError("the PGN text holds more than one game; give one")
+    game = first_two[0]
     return Record(game.board, "pgn", game.headers, game.comments)
 
 
