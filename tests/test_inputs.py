@@ -396,3 +396,10 @@ def test_huge_or_empty_records_are_refused_quickly(text):
     with pytest.raises(RecordError, match="no game|never closed|more than one game|not closed"):
         read_record(text)
     assert time.perf_counter() - start < 5
+
+
+def test_a_huge_game_courier_turn_is_refused_quickly():
+    start = time.perf_counter()
+    with pytest.raises(RecordError, match="not part of this move"):
+        gamecourier.read("P e2-e4" + "; e2-e4" * 300_000, "chess")
+    assert time.perf_counter() - start < 5

@@ -74,9 +74,13 @@ class _Action:
 @dataclass
 class _Turn:
     actions: list
-    text: str
+    shown: str = ""  # the text of a token that could not be read
     error: str | None = None
     number: str | None = None  # the move number written before it
+
+    @property
+    def text(self) -> str:
+        return "; ".join(a.text for a in self.actions) if self.actions else self.shown
 
 
 def _action(label: str | None, tok: str) -> _Action | None:
@@ -128,10 +132,9 @@ class _Log:
         self.label = None
         if self.chained:
             self.turns[-1].actions.append(act)
-            self.turns[-1].text += "; " + act.text
             self.chained = False
         else:
-            self.turns.append(_Turn([act], act.text, number=self.number))
+            self.turns.append(_Turn([act], number=self.number))
             self.number = None
         return None
 
