@@ -82,6 +82,7 @@ class EnginePlayer:
 
     def choose(self, board: Board) -> Move:
         result = search(board.position, **self.limits)
+        assert result.move is not None  # asked only while the game goes on
         return board.move(result.move)
 
     def close(self) -> None:
@@ -119,6 +120,7 @@ def make_player(spec: str, variant, movetime_ms: int, rng: random.Random):
         return GreedyPlayer(rng, variant)
     if kind in ("uci", "xboard"):
         return (UciPlayer if kind == "uci" else XboardPlayer)(str(arg), variant, movetime_ms)
+    assert isinstance(arg, int)  # the number of depth:N, time:MS, nodes:N or level:N
     limits = {"depth": {"depth": arg}, "time": {"movetime_ms": arg}, "nodes": {"nodes": arg}}.get(kind)
     return EnginePlayer(limits if limits is not None else level_limits(arg))
 
