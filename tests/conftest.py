@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
+
+import pytest
 
 from morphchess import Position, builtin, variant_names
 
@@ -26,3 +29,13 @@ def random_positions(name: str, setup: str, games: int, seed: object, max_plies:
             if not legal or pos.outcome(legal) is not None:
                 break
             pos.make(rng.choice(legal))
+
+
+@pytest.fixture(autouse=True)
+def _default_event_loop_policy():
+    """python-chess's engine client (the protocol tests) installs its own asyncio event loop policy
+    for the whole process, whose child watcher stays tied to a closed loop, and the next library that
+    starts a process from asyncio (Playwright) fails: put the default policy back after every test."""
+    yield
+    if type(asyncio.get_event_loop_policy()) is not asyncio.DefaultEventLoopPolicy:
+        asyncio.set_event_loop_policy(None)
