@@ -1,5 +1,6 @@
 """Elo of the engine: orthodox chess against Stockfish levels and Fairy-Max, variant ladders, speed.
 
+    pip install -e '.[bench]'                             # sunfish and python-chess
     python bench/elo.py                                   # everything, default sizes (an hour or more)
     python bench/elo.py --parts speed stockfish --games 10 --movetime 200 --levels 1350 1700 2000
     python bench/elo.py --parts ladder --variants crossroads --ladder-games 6
