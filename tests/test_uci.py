@@ -7,7 +7,11 @@ import chess
 import chess.engine
 import pytest
 
-from morphchess.engine.match import run_match
+from morphchess.cli import main as cli_main
+from morphchess.engine import external
+from morphchess.engine.external import split_engine_spec
+from morphchess.engine.match import parse_spec, run_match
+from morphchess.errors import OptionError
 from morphchess.protocol import Clock, move_budget_ms
 from morphchess.uci import main, parse_go, search_limits
 from morphchess.variants import builtin, names
@@ -46,6 +50,18 @@ def test_engine_options_on_the_spec(tmp_path):
     path.write_text(builtin("crossroads").text, encoding="utf-8")
     spec = f"uci:{engine_command('uci')}?VariantFile={path}"
     assert run_match("crossroads", spec, "random", 1, movetime_ms=30, seed=2).wins == 1
+
+
+def test_engine_that_does_not_answer(monkeypatch, capsys):
+    """``match --white uci:cat`` ends with one line instead of waiting for ``uciok`` for ever."""
+    monkeypatch.setattr(external, "STARTUP_TIMEOUT", 1.0)
+    assert cli_main(["match", "chess", "--white", "uci:cat", "--black", "random", "--games", "1", "--quiet"]) == 2
+    assert "uci:cat: no 'uciok' within 1 s" in capsys.readouterr().err
+    assert cli_main(["match", "chess", "--white", "xboard:cat", "--black", "random", "--games", "1", "--quiet"]) == 2
+    assert "xboard:cat: no 'feature ... done=1' within 1 s" in capsys.readouterr().err
+    with pytest.raises(OptionError, match="Name=Value"):
+        parse_spec("uci:stockfish?UCI_Elo")
+    assert split_engine_spec("sf -x?A=1&B b=two") == ("sf -x", {"A": "1", "B b": "two"})
 
 
 def test_go_infinite_stop_and_info_lines():

@@ -92,8 +92,9 @@ class _Process:
 class UciPlayer:
     """An external UCI engine, started once and reused for every game; ``movetime`` per move."""
 
-    def __init__(self, spec: str, variant, movetime_ms: int, timeout: float = STARTUP_TIMEOUT) -> None:
+    def __init__(self, spec: str, variant, movetime_ms: int, timeout: float | None = None) -> None:
         command, options = split_engine_spec(spec)
+        timeout = timeout or STARTUP_TIMEOUT
         self.engine = _Process(f"uci:{command}", command)
         self.movetime_ms = movetime_ms
         self._board: Board | None = None
@@ -134,8 +135,9 @@ class XboardPlayer:
     seconds is sent as ``st``; a shorter one as a clock of 40 such moves (``level``/``time``).
     """
 
-    def __init__(self, spec: str, variant, movetime_ms: int, timeout: float = STARTUP_TIMEOUT) -> None:
+    def __init__(self, spec: str, variant, movetime_ms: int, timeout: float | None = None) -> None:
         command, options = split_engine_spec(spec)
+        timeout = timeout or STARTUP_TIMEOUT
         self.engine = _Process(f"xboard:{command}", command)
         self.variant = variant
         self.movetime_ms = movetime_ms
