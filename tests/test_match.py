@@ -10,7 +10,7 @@ import pytest
 
 from morphchess.board import Board
 from morphchess.cli import main
-from morphchess.engine.match import (GreedyPlayer, MatchResult, elo, elo_interval, parse_spec, run_match)
+from morphchess.engine.match import GreedyPlayer, MatchResult, elo, elo_interval, parse_spec, run_match
 from morphchess.pgn import read_all
 from morphchess.play import main_loop, parse_move, render
 

@@ -669,7 +669,7 @@ class Naive:
         self.has_ep = any(s.ep for t in v.types for s in t.moves.steps)
 
     @classmethod
-    def of(cls, pos: Position) -> "Naive":
+    def of(cls, pos: Position) -> Naive:
         v, t = pos.variant, pos.t
         board = {v.square_name(sq): (t.letter[p], bool(p & 2)) for sq, p in enumerate(pos.board) if p}
         ep = None
@@ -758,7 +758,7 @@ class Naive:
             return choices if depth == 0 else sorted({self.becomes(letter, square), *choices})
         return [self.becomes(letter, square)]
 
-    def child(self, changes: dict, ep=None) -> "Naive":
+    def child(self, changes: dict, ep=None) -> Naive:
         board = dict(self.board)
         for sq, value in changes.items():
             if value is None:

@@ -2,11 +2,13 @@
 
 from .betza import BetzaError
 from .board import Board, Move, RecordError
+from .errors import InputError
 from .idiagram import VariantWarning, load
 from .position import Outcome, Position
 from .variant import BLACK, WHITE, Variant, VariantError
-from .variants import builtin, load_variant, names as variant_names
+from .variants import builtin, load_variant
+from .variants import names as variant_names
 
-__all__ = ["Board", "Move", "RecordError", "BetzaError", "VariantWarning", "load", "Outcome", "Position", "BLACK", "WHITE",
-           "Variant", "VariantError", "builtin", "load_variant", "variant_names"]
+__all__ = ["Board", "Move", "RecordError", "BetzaError", "InputError", "VariantWarning", "load", "Outcome",
+           "Position", "BLACK", "WHITE", "Variant", "VariantError", "builtin", "load_variant", "variant_names"]
 __version__ = "0.1.0"

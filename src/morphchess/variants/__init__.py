@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -17,7 +17,7 @@ def names() -> list[str]:
     return sorted(p.name[:-4] for p in resources.files(__package__).iterdir() if p.name.endswith(".txt"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def builtin(name: str) -> Variant:
     """A built-in variant by name (``chess``, ``morphomania``, ...)."""
     if name not in names():
