@@ -166,7 +166,7 @@ class EvalTables:
     def _lookahead(self, t, n: int, size: int) -> list[list[float]]:
         """Value of each code on each square, counting what it can turn into on the squares it reaches."""
         base = [float(v) for v in self.value]
-        reach = [None] * n
+        reach: list[list[list[tuple[int, tuple]]] | None] = [None] * n
         for c in range(n):
             if t.valid[c] and not t.royal[c]:
                 reach[c] = [_targets(t, c, sq) for sq in range(size)]
@@ -174,10 +174,11 @@ class EvalTables:
         for _ in range(ROUNDS):
             new = [row[:] for row in worth]
             for c in range(n):
-                if reach[c] is None:
+                targets = reach[c]
+                if targets is None:
                     continue
                 for sq in range(size):
-                    outcomes = [max(worth[x][to] for x in codes) for to, codes in reach[c][sq]]
+                    outcomes = [max(worth[x][to] for x in codes) for to, codes in targets[sq]]
                     if outcomes:
                         ahead = 0.5 * (sum(outcomes) / len(outcomes)) + 0.5 * max(outcomes)
                         new[c][sq] = (1 - LOOKAHEAD) * base[c] + LOOKAHEAD * ahead
