@@ -67,7 +67,7 @@ def comparable(pos: Position) -> dict:
 
 
 def test_start_position(variant):
-    assert to_fen(Position(variant)) == sf.start_fen(NAME).replace("[-] w 0 1", " w - - 0 1")
+    assert to_fen(Position(variant)) == sf.start_fen(NAME).replace("[-] w 0 1", "[] w - - 0 1")
 
 
 def test_random_games(variant):

@@ -34,10 +34,11 @@ class Move:
     """One move, as seen from the position it was made in.
 
     ``piece`` and ``new_piece`` are the letters of the mover before and after
-    the move (upper case = White): they differ after a promotion, a
+    the move (for a drop, the dropped piece) (upper case = White): they differ after a promotion, a
     transformation or a forced morph.  ``captured`` is the letter of the
-    captured piece or None.  ``raw`` is the core's :class:`morphchess.move.Move`;
-    two moves are equal when their raw moves are.  Everything else is worked
+    captured piece or None (a multi-leg move: the piece on its target, else the first
+    taken on the way; ``legs`` names where it captures on the way).  ``raw`` is the
+    core's :class:`morphchess.move.Move`; two moves are equal when their raw moves are.  Everything else is worked
     out when first asked for, so that listing the legal moves stays cheap.
     """
 
@@ -51,6 +52,9 @@ class Move:
     is_castling = property(lambda self: self.raw.kind is Kind.CASTLE)
     is_en_passant = property(lambda self: self.raw.kind is Kind.EN_PASSANT)
     is_transformation = property(lambda self: self.raw.kind is Kind.TRANSFORM)
+    is_drop = property(lambda self: self.raw.kind is Kind.DROP, doc="A piece put on the board from the hand.")
+    legs = property(lambda self: self.raw.extra if self.raw.kind is Kind.LEGS else (),
+                    doc="The squares a multi-leg move captures on before its target, in order.")
     piece = property(lambda self: self._variant.tables.letter[self._mover], doc="The mover's letter before.")
     new_piece = property(lambda self: self._variant.tables.letter[self.raw.piece], doc="The mover's letter after.")
 
@@ -77,7 +81,8 @@ class Move:
         return coord_text(self._variant, self._mover, self.raw)
 
     def uci(self) -> str:
-        """Coordinate text: ``e2e4``, ``e8e9q`` (promotion), ``c1c1n`` (transformation)."""
+        """Coordinate text: ``e2e4``, ``e8e9q`` (promotion), ``c1c1n`` (transformation), ``P@e4``
+        (drop), ``e4f5,f5e6`` (multi-leg capture)."""
         return self.text
 
     def __eq__(self, other: object) -> bool:
@@ -247,7 +252,8 @@ class Board:
         """The :class:`Move` of a core move of the current position (a search result), made without
         generating the legal moves; :meth:`push` checks that it is legal."""
         pos = self.position
-        return Move(raw, self.variant, pos.board[raw.origin], pos.captured(raw))
+        mover = raw.piece if raw.kind is Kind.DROP else pos.board[raw.origin]
+        return Move(raw, self.variant, mover, pos.captured(raw))
 
     def _legal(self) -> tuple:
         if self._cache is None:

@@ -116,7 +116,7 @@ def to_fen(pos: Position) -> str:
             return "^" if is_unmoved(p) else "*"
         return ""
 
-    board = _board_field(pos, mark)
+    board = _board_field(pos, mark) + _hand_field(pos)
     castling = field[WHITE] + field[BLACK] or "-"
     ep = ",".join(pos.variant.square_name(s) for s in pos.ep[0]) if pos.ep else "-"
     side = "w" if pos.turn == WHITE else "b"
@@ -142,9 +142,47 @@ def _board_field(pos: Position, mark) -> str:
     return "/".join(rows)
 
 
+def has_hands(v: Variant) -> bool:
+    """Does the variant keep pieces in hand (its position text then has a hand field)?"""
+    return v.captures_to_hand or v.drops or any(v.holdings)
+
+
+def _hand_field(pos: Position) -> str:
+    """``[...]``: the pieces in hand, White's then Black's, one letter per piece; "" without hands."""
+    if not has_hands(pos.variant):
+        return ""
+    letters = pos.t.letter
+    return "[" + "".join(letters[code(ti, colour)] * n for colour, hand in enumerate(pos.hands)
+                         for ti, n in enumerate(hand)) + "]"
+
+
+def _read_hands(variant: Variant, board: str) -> tuple[str, tuple[dict, dict]]:
+    """Split ``board[hand]`` into the board field and the hands ``({type: count}, {type: count})``."""
+    hands: tuple[dict, dict] = ({}, {})
+    if "[" not in board and "]" not in board:
+        return board, hands
+    m = re.fullmatch(r"([^\[\]]*)\[([^\[\]]*)\]", board)
+    if not m:
+        raise FenError(f"board field {quote(board)}: the hand must be one [...] at its end")
+    board, text = m[1], m[2]
+    if text in ("", "-"):
+        return board, hands
+    if not has_hands(variant):
+        raise FenError(f"hand field {quote(text)}: {variant.name} has no pieces in hand")
+    for letter in re.findall(r"\+?[A-Za-z]|.", text):
+        try:
+            ti = variant.type_by_letter(letter).index
+        except KeyError:
+            raise FenError(f"hand field {quote(text)}: {letter!r} is no piece of {variant.name}") from None
+        colour = WHITE if letter[-1].isupper() else BLACK
+        hands[colour][ti] = hands[colour].get(ti, 0) + 1
+    return board, hands
+
+
 def from_fen(variant: Variant, fen: str) -> Position:
     """Read position text (standard FEN works for chess).  Raises :class:`FenError`."""
     board, side, castling, ep, half, full = _fields(fen)
+    board, hands = _read_hands(variant, board)
     try:
         placed = parse_placement(board, variant, "board field")
     except VariantError as e:
@@ -163,7 +201,8 @@ def from_fen(variant: Variant, fen: str) -> Position:
             raise FenError(f"board field: the moved-state mark on {variant.square_name(sq)} means nothing "
                            f"for a {variant.type(ti).name}")
     codes = _with_moved_state(variant, placed, turn, castling)
-    pos = Position.from_board(variant, codes, turn, _en_passant(variant, codes, turn, ep), halfmove, fullmove)
+    pos = Position.from_board(variant, codes, turn, _en_passant(variant, codes, turn, ep), halfmove, fullmove,
+                              hands)
     _check_royals(pos)
     if any(pos.attacked(r, turn) for r in pos.royals[turn ^ 1]):
         raise FenError("impossible position: the side not to move is in check")
@@ -266,7 +305,9 @@ def _square(variant: Variant, name: str, where: str) -> int:
 
 
 # -- coordinate move text ------------------------------------------------------
-_COORD = re.compile(r"([a-z])([0-9]{1,3})-?([a-z])([0-9]{1,3})([a-z]?)")
+_LEG = r"[a-z][0-9]{1,3}-?[a-z][0-9]{1,3}"
+_COORD = re.compile(rf"(?P<legs>{_LEG}(?:,{_LEG})*)(?P<suffix>[a-z]?)")
+_DROP = re.compile(r"(\+?[a-z])@([a-z][0-9]{1,3})")
 _SQUARE = re.compile(r"[a-z][0-9]{1,3}")
 _COUNTER = re.compile(r"[0-9]{1,9}")
 
@@ -280,7 +321,7 @@ def mover_chose(t: Tables, mover: int, m: Move) -> bool:
     """Did the player moving piece ``mover`` choose the new type (promotion or transformation)?"""
     if m.kind is Kind.TRANSFORM:
         return True
-    if not (t.promo[mover] and t.promo[mover][m.target]):
+    if m.kind is Kind.DROP or not (t.promo[mover] and t.promo[mover][m.target]):
         return False
     last = m.target // t.files == (t.ranks - 1 if colour_of(mover) == WHITE else 0)
     # on the last rank promotion is compulsory; deeper in the zone staying is the move without a choice
@@ -293,8 +334,12 @@ def move_to_coord(pos: Position, m: Move) -> str:
 
 
 def coord_text(v: Variant, mover: int, m: Move) -> str:
-    """Coordinate text of a move of the piece ``mover``."""
-    text = v.square_name(m.origin) + v.square_name(m.target)
+    """Coordinate text of a move of the piece ``mover``: ``P@e4`` for a drop, the legs joined
+    by commas for a multi-leg move that captures on the way (``e4f5,f5e6``, ``d3d4,d4d3``)."""
+    if m.kind is Kind.DROP:
+        return v.tables.letter[m.piece].upper() + "@" + v.square_name(m.target)
+    squares = (m.origin,) + (m.extra if m.kind is Kind.LEGS else ()) + (m.target,)
+    text = ",".join(v.square_name(a) + v.square_name(b) for a, b in zip(squares, squares[1:]))
     if mover_chose(v.tables, mover, m):
         text += v.tables.letter[m.piece].lower()
     return text
@@ -302,19 +347,22 @@ def coord_text(v: Variant, mover: int, m: Move) -> str:
 
 def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
     """The legal move named by coordinate text.  Raises :class:`MoveError`."""
-    m = _COORD.fullmatch(text.strip().lower())
-    if not m:
-        raise MoveError(f"{quote(text)} is not coordinate move text (e.g. e2e4, e7e8q, c1c1n)")
-    v = pos.variant
-    try:
-        frm, to = v.square(m[1] + m[2]), v.square(m[3] + m[4])
-    except ValueError as e:
-        raise MoveError(f"{quote(text)}: {e}") from None
+    low = text.strip().lower()
     moves = legal if legal is not None else pos.legal_moves()
-    cands = [mv for mv in moves if mv.origin == frm and mv.target == to]
+    if d := _DROP.fullmatch(low):
+        to = _coord_square(pos.variant, d[2], text)
+        return _one_coord([mv for mv in moves if mv.kind is Kind.DROP and mv.target == to
+                           and pos.t.letter[mv.piece].lower() == d[1]], text)
+    m = _COORD.fullmatch(low)
+    if not m:
+        raise MoveError(f"{quote(text)} is not coordinate move text (e.g. e2e4, e7e8q, c1c1n, P@e4)")
+    squares = _leg_squares(pos.variant, m["legs"], text)
+    frm, to, extra = squares[0], squares[-1], squares[1:-1]
+    cands = [mv for mv in moves if mv.origin == frm and mv.target == to and mv.kind is not Kind.DROP
+             and (mv.extra if mv.kind is Kind.LEGS else ()) == extra]
     if not cands:
         raise MoveError(f"illegal move {quote(text)}")
-    suffix = m[5]
+    suffix = m["suffix"]
     if suffix:
         chosen = [mv for mv in cands if is_choice(pos, mv) and pos.t.letter[mv.piece].lower() == suffix]
         if not chosen:
@@ -325,3 +373,24 @@ def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
         options = ", ".join(sorted({pos.t.letter[mv.piece].lower() for mv in cands}))
         raise MoveError(f"move {quote(text)} needs the new piece's letter, one of: {options}")
     return plain[0]
+
+
+def _leg_squares(v: Variant, legs: str, text: str) -> tuple[int, ...]:
+    """The squares of comma-joined legs ``e4f5,f5e6``: start, the squares between legs, end."""
+    pairs = [leg.split("-") if "-" in leg else _SQUARE.findall(leg) for leg in legs.split(",")]
+    if any(a[1] != b[0] for a, b in zip(pairs, pairs[1:])):
+        raise MoveError(f"{quote(text)}: each leg must start where the one before it ended")
+    return tuple(_coord_square(v, name, text) for name in [pairs[0][0]] + [pair[1] for pair in pairs])
+
+
+def _coord_square(v: Variant, name: str, text: str) -> int:
+    try:
+        return v.square(name)
+    except ValueError as e:
+        raise MoveError(f"{quote(text)}: {e}") from None
+
+
+def _one_coord(cands: list, text: str) -> Move:
+    if not cands:
+        raise MoveError(f"illegal move {quote(text)}")
+    return cands[0]

@@ -22,6 +22,9 @@ __all__ = ["write", "parse"]
 
 _SAN = re.compile(r"(?P<piece>[A-Z])?(?P<file>[a-z])??(?P<rank>[0-9]{1,3})??(?P<sep>[x:-])?(?P<to>[a-z][0-9]{1,3})"
                   r"(?:=?(?P<choice>[A-Za-z]))?(?:\((?P<morph>[A-Za-z])\))?")
+_LEGS = re.compile(r"(?P<piece>[A-Z])?(?P<frm>[a-z][0-9]{1,3})(?P<legs>(?:[x:][a-z][0-9]{1,3})*)[x:-]"
+                   r"(?P<to>[a-z][0-9]{1,3})(?:=?(?P<choice>[A-Za-z]))?(?:\((?P<morph>[A-Za-z])\))?")
+_SQUARE = re.compile(r"[a-z][0-9]{1,3}")
 _CASTLE = re.compile(r"(?P<castle>[O0]-[O0](?P<long>-[O0])?)(?:\((?P<morph>[A-Za-z])\))?")
 _SUFFIX = re.compile(r"(?:[+#!?]|\s*e\.?p\.?)+$")  # one character a repetition: no backtracking blow-up
 MAX_LENGTH = 40  # longer text is no move (and is not searched)
@@ -45,6 +48,16 @@ def _disambiguation(board, move, others) -> str:
     return name
 
 
+def _long_form(board, move) -> str:
+    """A multi-leg move: ``Le4xf5xe6``, ``Ld3xd4-d3`` (igui), ``Ld3-d3`` (back on its square)."""
+    v = board.variant
+    text = move.piece.upper() + v.square_name(move.from_square)
+    text += "".join("x" + v.square_name(sq) for sq in move.legs)
+    takes = move.to_square != move.from_square and board.piece_at(move.to_square)
+    text += ("x" if takes else "-") + v.square_name(move.to_square)
+    return text + ("=" + move.new_piece.upper() if move.is_choice else "")
+
+
 def write(board, move) -> str:
     """SAN of a legal move of ``board``."""
     if move not in board.legal_moves:
@@ -52,15 +65,19 @@ def write(board, move) -> str:
     v = board.variant
     letter = move.piece.upper()
     to = v.square_name(move.to_square)
-    if move.is_transformation:
+    if move.is_drop:
+        text = f"{letter}@{to}"
+    elif move.is_transformation:
         text = f"{letter}{to}={move.new_piece.upper()}"
+    elif move.legs or move.from_square == move.to_square:
+        text = _long_form(board, move)
     elif move.is_castling and sum(m.is_castling and _castle_side(board, m) == _castle_side(board, move)
                                   for m in board.legal_moves) == 1:
         text = _castle_side(board, move)
     else:
         others = [m for m in board.legal_moves
                   if m.to_square == move.to_square and m.from_square != move.from_square
-                  and m.piece.upper() == letter and not m.is_transformation]
+                  and m.piece.upper() == letter and not m.is_transformation and not m.is_drop and not m.legs]
         if letter == "P" and move.is_capture:
             F = v.files
             same_file = [o for o in others if o.from_square % F == move.from_square % F]
@@ -98,6 +115,11 @@ def parse(board, text: str):
         if castle["morph"]:
             cands = [m for m in cands if m.new_piece.upper() == castle["morph"].upper()]
         return _one(cands, text, "no such castling here")
+    if "@" in core or "," in core:
+        return board.parse_uci(core)  # a drop (P@e4) or the legs of a multi-leg move
+    legs = _LEGS.fullmatch(core)
+    if legs and legs["legs"]:
+        return _multi_leg(board, legs, text)
     g = _SAN.fullmatch(core)
     if not g:
         raise MoveError(f"{quote(text)} is not a move in SAN (e.g. Nf3, exd5, e9=Q, O-O, Bc1=N, f3(Z)) "
@@ -114,17 +136,37 @@ def parse(board, text: str):
         piece = "P"  # a pawn move, unless the whole origin square is given
     choice = g["choice"].upper() if g["choice"] else None
     morph = g["morph"].upper() if g["morph"] else None
-    cands = [m for m in moves if m.to_square == to
+    cands = [m for m in moves if m.to_square == to and not m.legs and not m.is_drop
              and (piece is None or m.piece.upper() == piece)
              and (file is None or m.from_square % F == file)
              and (rank is None or m.from_square // F == rank)
              and (g["sep"] not in ("x", ":") or m.is_capture)
-             and (m.new_piece.upper() == choice if choice else not m.is_choice)
-             and (morph is None or m.new_piece.upper() == morph)]
+             and _becomes(m, choice, morph)]
     if not cands and not choice and any(
             m.is_choice and m.to_square == to and (piece is None or m.piece.upper() == piece) for m in moves):
         options = sorted({m.new_piece.upper() for m in moves if m.is_choice and m.to_square == to})
         raise MoveError(f"{quote(text)}: say what the piece becomes, e.g. ={options[0]} (one of {', '.join(options)})")
+    return _one(cands, text, "illegal move")
+
+
+def _becomes(m, choice: str | None, morph: str | None) -> bool:
+    """Does move ``m`` make the mover what ``=choice`` and ``(morph)`` (upper case or None) say?"""
+    return (m.new_piece.upper() == choice if choice else not m.is_choice) and (
+        morph is None or m.new_piece.upper() == morph)
+
+
+def _multi_leg(board, g: re.Match, text: str):
+    """The multi-leg move of the long form ``Le4xf5xe6`` (see :func:`_long_form`)."""
+    v = board.variant
+    try:
+        squares = [v.square(name) for name in [g["frm"], *_SQUARE.findall(g["legs"]), g["to"]]]
+    except ValueError as e:
+        raise MoveError(f"{quote(text)}: {e}") from None
+    choice = g["choice"].upper() if g["choice"] else None
+    morph = g["morph"].upper() if g["morph"] else None
+    cands = [m for m in board.legal_moves if m.from_square == squares[0] and m.to_square == squares[-1]
+             and m.legs == tuple(squares[1:-1]) and (g["piece"] is None or m.piece.upper() == g["piece"])
+             and _becomes(m, choice, morph)]
     return _one(cands, text, "illegal move")
 
 
