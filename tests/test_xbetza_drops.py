@@ -37,8 +37,7 @@ def fairy():
 
 
 def variant(hand: str = ""):
-    with pytest.warns(Warning):  # the loader's note on hands is not about the moves
-        return load(DEFINITION.format(hand=hand), NAME)
+    return load(DEFINITION.format(hand=hand), NAME)
 
 
 def text(pos: Position, m) -> str:

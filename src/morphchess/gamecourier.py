@@ -23,6 +23,7 @@ _SQ = r"[a-z][0-9]{1,3}"
 _MOVE = re.compile(rf"(?P<frm>{_SQ})-(?P<to>{_SQ})")
 _PLACE = re.compile(rf"(?P<label>[A-Za-z]+|@)-(?P<to>{_SQ})")
 _REMOVE = re.compile(rf"(?P<sq>{_SQ})-@?")
+_DROP = re.compile(rf"(?P<label>[A-Za-z]+)\*(?P<to>{_SQ})")
 _LABEL = re.compile(r"[A-Za-z]+")
 _TOKEN = re.compile(r"[0-9]+\s*\.+|;|[^\s;]+")
 _NUMBER = re.compile(r"[0-9]+\s*\.+")
@@ -34,7 +35,10 @@ def write_move(board: Board, move: Move) -> str:
     to = v.square_name(move.to_square)
     if move.is_transformation:
         return f"{move.new_piece}-{to}"
-    text = f"{move.piece} {v.square_name(move.from_square)}-{to}"
+    if move.is_drop:
+        return f"{move.piece}*{to}"
+    squares = [v.square_name(sq) for sq in (move.from_square, *move.legs, move.to_square)]
+    text = f"{move.piece} " + "; ".join(f"{a}-{b}" for a, b in zip(squares, squares[1:]))
     if move.is_choice:
         text += f"; {move.new_piece}-{to}"
     return text
@@ -93,6 +97,8 @@ def _action(label: str | None, tok: str) -> _Action | None:
         return _Action("place", text, m["label"], to=m["to"])
     if label is None and (m := _REMOVE.fullmatch(tok)):
         return _Action("remove", text, to=m["sq"])
+    if label is None and (m := _DROP.fullmatch(tok)):
+        return _Action("drop", text, m["label"], to=m["to"])
     return None
 
 
@@ -176,20 +182,54 @@ def _resolve(board: Board, turn: _Turn) -> Move:
         return cands[0]
     if first.kind == "remove":
         raise MoveError("a turn cannot start by removing a piece")
-    frm, to = _square(board, first.frm), _square(board, first.to)
+    if first.kind == "drop":
+        return _drop(board, first, rest)
+    frm = _square(board, first.frm)
+    legs, to, rest = _multi_leg(board, first, rest)
+    to_name = board.variant.square_name(to)
     piece = board.piece_at(frm)
     if piece is None:
         raise MoveError(f"no piece on {first.frm}")
     if first.label and first.label.upper() != piece.upper():
         raise MoveError(f"the label says {cut(first.label)} but {piece} stands on {first.frm}")
-    cands = [m for m in board.legal_moves if m.from_square == frm and m.to_square == to]
+    cands = [m for m in board.legal_moves
+             if m.from_square == frm and m.to_square == to and m.legs == legs and not m.is_drop]
     if not cands:
         raise MoveError("illegal move")
-    move = _chosen(cands, [a for a in rest if a.kind == "place" and a.to == first.to], first.to)
+    move = _chosen(cands, [a for a in rest if a.kind == "place" and a.to == to_name], to_name)
     for a in rest:
-        if not (a.kind == "place" and a.to == first.to) and not _side_effect(board, move, a):
+        if not (a.kind == "place" and a.to == to_name) and not _side_effect(board, move, a):
             raise MoveError(f"{quote(a.text)} is not part of this move")
     return move
+
+
+def _drop(board: Board, first: _Action, rest: list[_Action]) -> Move:
+    """The drop ``P*e4``: a piece from the hand put on a square, alone in its turn."""
+    if rest:
+        raise MoveError("a drop cannot be chained with other actions")
+    to = _square(board, first.to or "")
+    cands = [m for m in board.legal_moves if m.is_drop and m.to_square == to
+             and m.piece.upper() == (first.label or "").upper()]
+    if not cands:
+        raise MoveError(f"no {cut(first.label or '')} in hand can be dropped on {first.to}")
+    return cands[0]
+
+
+def _multi_leg(board: Board, first: _Action, rest: list[_Action]) -> tuple[tuple, int, list[_Action]]:
+    """A multi-leg move written as chained moves, each from where the last ended (``L e4-f5; f5-e6``):
+    (the squares between its legs, its target, the actions after it) when a legal move fits;
+    else ``((), the first move's target, rest)``."""
+    names = [first.to or ""]
+    for a in rest:
+        if a.kind != "move" or a.frm != names[-1]:
+            break
+        names.append(a.to or "")
+    if len(names) > 1:
+        frm, squares = _square(board, first.frm or ""), tuple(_square(board, name) for name in names)
+        if any(m.from_square == frm and m.to_square == squares[-1] and m.legs == squares[:-1]
+               for m in board.legal_moves):
+            return squares[:-1], squares[-1], rest[len(names) - 1:]
+    return (), _square(board, first.to or ""), rest
 
 
 def _resolve_text(board: Board, turn: _Turn, _text: str) -> Move:

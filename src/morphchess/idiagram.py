@@ -532,9 +532,6 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
         out.append(f"satellite={params['satellite']}: the page ties the diagram to its own elements and "
                    "scripts; rules it adds there (script functions such as BadZone or WeirdPromotion) or "
                    "only in its prose are not played; check the page")
-    if variant.holdings[WHITE] or variant.holdings[BLACK] or variant.captures_to_hand:
-        out.append("holdings: hands and drops are played, but position text and move records "
-                   "do not show the hands or drops yet")
     hand_choices = "".join(variant.type(i).letter for i, limit in variant.promo_limits.items() if limit.from_hand)
     if hand_choices:
         out.append(f"promoChoice '*' ({hand_choices}: only from the hand) is not enforced: those types "

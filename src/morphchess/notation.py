@@ -321,8 +321,11 @@ def mover_chose(t: Tables, mover: int, m: Move) -> bool:
     """Did the player moving piece ``mover`` choose the new type (promotion or transformation)?"""
     if m.kind is Kind.TRANSFORM:
         return True
-    if m.kind is Kind.DROP or not (t.promo[mover] and t.promo[mover][m.target]):
+    if m.kind is Kind.DROP or m.kind is Kind.CASTLE:
         return False
+    if not (t.promo[mover] and t.promo[mover][m.target]):
+        # a shogi style promotion: the type differs from what a plain arrival makes
+        return type_of(m.piece) != type_of(t.morph_to[mover][m.target])
     last = m.target // t.files == (t.ranks - 1 if colour_of(mover) == WHITE else 0)
     # on the last rank promotion is compulsory; deeper in the zone staying is the move without a choice
     return last or m.piece != t.morph_to[mover][m.target]

@@ -22,7 +22,8 @@ __all__ = ["FORMS", "Record", "record_format", "read_record"]
 
 FORMS = ("pgn", "gc", "coord")
 _TAG = re.compile(r'^[ \t]*\[\w+[ \t]+"', re.M | re.ASCII)  # no \s: it would rescan runs of blank lines
-_COORD_WORD = re.compile(r"[a-z][0-9]{1,3}[a-z][0-9]{1,3}[a-z]?")
+_COORD_WORD = re.compile(r"[a-z][0-9]{1,3}[a-z][0-9]{1,3}(?:,[a-z][0-9]{1,3}[a-z][0-9]{1,3})*[a-z]?"
+                         r"|[A-Z]@[a-z][0-9]{1,3}")  # e2e4, e7e8q, e4f5,f5e6 (legs), P@e4 (drop)
 _GC_ACTION = re.compile(r"(?:^|[\s;])(?:[a-z][0-9]+-[a-z][0-9]+|[A-Za-z]+-[a-z][0-9]+)(?=[\s;]|$)", re.ASCII)
 
 
