@@ -3,7 +3,8 @@
 A log is a list of turns in full algebraic notation: ``1. P e2-e4``,
 ``1... n h9-g7``.  A turn may chain actions with ``;``: a promotion is the
 move plus a placement (``P e8-e9; Q-e9``), a transformation a placement on
-the piece's own square (``N-c1``).  Details and choices: ``docs/records.md``.
+the piece's own square (``N-c1``), a drop ``P*e4``, a multi-leg move its legs
+(``L e4-f5; f5-e6``).  Details and choices: ``docs/records.md``.
 """
 
 from __future__ import annotations

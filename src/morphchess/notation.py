@@ -9,10 +9,12 @@ Position text is FEN with these generalisations (``docs/notation.md``):
   the default is wrong.  The default: a piece is unmoved iff it stands on a
   square where its type starts in one of the variant's setups; castling
   kings and partners take their state from the castling field;
-* the en-passant field may list several squares, comma separated.
+* the en-passant field may list several squares, comma separated;
+* in variants with hands the board field ends with them: ``...RNBQKBNR[Pp]``.
 
 Coordinate move text (spec section 9): ``e2e4``, ``e8e9q`` (promotion),
-``c1c1n`` (transformation); castling is the king's move.
+``c1c1n`` (transformation), ``P@e4`` (drop), ``e4f5,f5e6`` (a multi-leg move,
+leg by leg to each square it captures on); castling is the king's move.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ The form (``docs/records.md``): piece ID (none for the pawn ``P``), the
 disambiguation needed (file, else rank, else square), ``x`` for a capture, the
 destination, ``=X`` for a chosen promotion, ``(X)`` for a forced morph, then
 ``+`` or ``#``.  Castling is ``O-O`` (towards the last file) or ``O-O-O``;
-a transformation is the piece, its square and ``=X``: ``Bc1=N``.
+a transformation is the piece, its square and ``=X``: ``Bc1=N``; a drop
+``P@e4``; a multi-leg move in full: ``Le4xf5xe6``, ``Ld3xd4-d3``.
 
 Reading is forgiving (missing ``x``/``+``/``(X)``, long algebraic ``Ng1f3``
 or ``Ng1-f3``, coordinate text ``e7e8q``, ``0-0``) but never guesses between
