@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from ..board import Board
+from ..board import Board, Move
+from ..pieces import code
 from ..variant import BLACK, WHITE
 from . import seats
 from .catalog import describe
@@ -30,20 +31,34 @@ def iso(t: datetime | None) -> str | None:
 
 
 def board_view(board: Board) -> dict:
-    """The squares, side to move, check and last move of a board."""
+    """The squares, hands, side to move, check and last move of a board.  ``hands``: per side the
+    letters in hand with their counts (``[["P", 2]]``); a drop's ``from`` is ``@`` and its letter."""
     pos = board.position
     v = board.variant
     them = pos.turn ^ 1
     last = board.move_stack[-1] if board.move_stack else None
     return {
         "squares": [pos.t.letter[c] for c in pos.board],
+        "hands": {COLOUR[colour]: [[pos.t.letter[code(ti, colour)], n] for ti, n in enumerate(hand) if n]
+                  for colour, hand in enumerate(pos.hands)},
         "turn": COLOUR[pos.turn],
         "check": [v.square_name(r) for r in pos.royals[pos.turn] if pos.attacked(r, them)],
-        "last": None if last is None else {"from": v.square_name(last.from_square),
-                                           "to": v.square_name(last.to_square)},
+        "last": None if last is None else _last_view(board, last),
         "fen": board.fen(),
         "ply": len(board.move_stack),
     }
+
+
+def _origin(board: Board, move: Move) -> str:
+    """Where a move starts on the page: its square, or ``@`` and the letter of a dropped piece."""
+    return "@" + move.piece if move.is_drop else board.variant.square_name(move.from_square)
+
+
+def _last_view(board: Board, move: Move) -> dict:
+    """The last move's squares; ``legs``, where a multi-leg move captured on its way, only if any."""
+    v = board.variant
+    out = {"from": _origin(board, move), "to": v.square_name(move.to_square)}
+    return out | {"legs": [v.square_name(sq) for sq in move.legs]} if move.legs else out
 
 
 def outcome_view(game: Game) -> dict | None:
@@ -73,9 +88,11 @@ def _legal(game: Game) -> list[dict]:
     if game.row["status"] != "playing":
         return []
     name = game.variant.square_name
-    return [{"from": name(m.from_square), "to": name(m.to_square), "uci": m.uci(), "piece": m.piece,
+    board = game.board
+    return [{"from": _origin(board, m), "to": name(m.to_square), "uci": m.uci(), "piece": m.piece,
              "new": m.new_piece, "capture": m.is_capture, "choice": m.is_choice, "castle": m.is_castling,
-             "transform": m.is_transformation, "morph": m.is_morph} for m in game.board.legal_moves]
+             "transform": m.is_transformation, "morph": m.is_morph, "drop": m.is_drop,
+             "legs": [name(sq) for sq in m.legs]} for m in board.legal_moves]
 
 
 def clock_view(game: Game, at: datetime) -> dict | None:

@@ -40,6 +40,15 @@ export class BoardView {
     this.rightFrom = null;
     this.cursor = null; // the square that has the keyboard focus
     this.cells = new Map();
+    // the pieces in hand: a button per kind; a drop's `from` is "@" and its letter (e.g. "@P")
+    this.handsEl = document.createElement("div");
+    this.handsEl.className = "hands";
+    this.handsEl.setAttribute("aria-label", "Pieces in hand");
+    element.after(this.handsEl);
+    this.handsEl.addEventListener("click", (e) => {
+      const from = e.target.closest("[data-from]")?.dataset.from;
+      if (from) this.select(this.selected === from ? null : from);
+    });
     element.addEventListener("pointerdown", (e) => this.pointerDown(e));
     element.addEventListener("contextmenu", (e) => e.preventDefault());
     element.addEventListener("keydown", (e) => this.keyDown(e));
@@ -114,7 +123,7 @@ export class BoardView {
   showPending(move) {
     const squares = [...this.view.squares];
     const index = (name) => this.variant.files * (Number(name.slice(1)) - 1) + name.charCodeAt(0) - 97;
-    squares[index(move.from)] = "";
+    if (!move.drop) squares[index(move.from)] = "";
     squares[index(move.to)] = move.new;
     this.view = { ...this.view, squares, last: { from: move.from, to: move.to }, check: [] };
     this.legal = [];
@@ -138,6 +147,9 @@ export class BoardView {
     if (!this.variant || !this.view) return;
     const { files } = this.variant;
     const targets = this.targetsOf(this.selected);
+    const path = new Set([...targets.values()].flat().flatMap((m) => m.legs || []));
+    const lastLegs = (this.view.last && this.view.last.legs) || [];
+    this.drawHands();
     if (!this.cursor || !this.cells.has(this.cursor)) this.cursor = this.cells.keys().next().value;
     this.view.squares.forEach((letter, sq) => {
       const name = squareName(files, sq);
@@ -153,7 +165,8 @@ export class BoardView {
       const options = targets.get(name);
       const last = this.view.last && (this.view.last.from === name || this.view.last.to === name);
       cell.className = `sq ${cell.classList.contains("dark") ? "dark" : "light"}`;
-      cell.classList.toggle("last", Boolean(last));
+      cell.classList.toggle("last", Boolean(last) || lastLegs.includes(name));
+      cell.classList.toggle("path", path.has(name));
       cell.classList.toggle("check", (this.view.check || []).includes(name));
       cell.classList.toggle("selected", name === this.selected);
       cell.classList.toggle("movable", this.movesFrom(name).length > 0);
@@ -165,6 +178,24 @@ export class BoardView {
       cell.setAttribute("aria-label", label);
       cell.tabIndex = name === this.cursor ? 0 : -1;
     });
+  }
+
+  // The hands: per side a button for each kind of piece in hand, with its count.
+  drawHands() {
+    const hands = this.view.hands || {};
+    this.handsEl.hidden = !Object.values(hands).some((pieces) => pieces.length);
+    this.handsEl.innerHTML = Object.entries(hands).map(([side, pieces]) => {
+      const buttons = pieces.map(([letter, n]) => {
+        const from = `@${letter}`;
+        const can = this.movesFrom(from).length > 0;
+        const label = `${pieceName(this.variant, letter)} in hand, ${n}`;
+        return `<button type="button" class="hand-piece${from === this.selected ? " selected" : ""}"
+          data-from="${from}" aria-label="${label}" aria-pressed="${from === this.selected}"${can ? "" : " disabled"}>
+          <span class="piece-img" aria-hidden="true">${pieceSvg(this.variant, letter)}</span>
+          <span class="count">${n}</span></button>`;
+      }).join("");
+      return `<div class="hand" data-side="${side}"><span class="hand-side">${side}:</span>${buttons || " none"}</div>`;
+    }).join("");
   }
 
   targetsOf(from) {
@@ -222,7 +253,9 @@ export class BoardView {
     }
     let move = options[0];
     if (options.length > 1 || move.choice) {
-      move = await this.choose(move.transform ? "Transform into" : "Promote to", options, this.cell(to));
+      const legs = options.some((m) => (m.legs || []).length);
+      const title = move.transform ? "Transform into" : legs ? "Which move" : "Promote to";
+      move = await this.choose(title, options, this.cell(to));
       if (!move) {
         this.draw();
         return;

@@ -32,11 +32,17 @@ const app = {
 const board = new BoardView($("board"), {
   onMove: (move) => sendMove(move.uci, move),
   choose: (title, moves, anchor) => choose(title, moves.map((m) => ({
-    id: m.uci, value: m, svg: pieceSvg(app.variant, m.new), label: pieceName(app.variant, m.new).replace(/^\w+ /, ""),
+    id: m.uci, value: m, svg: pieceSvg(app.variant, m.new),
+    label: pieceName(app.variant, m.new).replace(/^\w+ /, "") + legsText(m),
   })), anchor),
   onSelect: () => { $("transform").disabled = !board.canTransform(); },
 });
 const clocks = new Clocks($("clocks"));
+
+// How the chooser tells multi-leg moves to the same square apart: where they capture on the way.
+function legsText(move) {
+  return move.legs && move.legs.length ? `, taking on ${move.legs.join(", ")}` : "";
+}
 
 // -- messages ----------------------------------------------------------------------------------------
 function notice(text) {
