@@ -190,3 +190,11 @@ def test_drops_hands_and_move_text_agree_with_fairy_stockfish():
 def hand_sorted(field: str) -> str:
     board, _, hand = field.partition("[")
     return board + "[" + "".join(sorted(hand.rstrip("]"))) + "]"
+
+
+def test_two_castling_kings_sharing_partners_write_each_castling_letter_once():
+    v = variant(LEGS.replace("king:K:KisO3:king:e1", "king:K:KisO3:king:e1,,f10"), "mctwokings")
+    board = Board(v)
+    assert board.fen().split()[2] == "KQkq"
+    pos = from_fen(v, board.fen())
+    assert to_fen(pos) == board.fen() and sorted(pos.legal_moves()) == sorted(board.position.legal_moves())

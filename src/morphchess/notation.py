@@ -110,7 +110,9 @@ def to_fen(pos: Position) -> str:
         if partner is not None and is_unmoved(pos.board[partner]) and is_own(pos.board[partner], colour):
             rights.add(partner)
             letter = "K" if side == 1 else "Q"
-            field[colour] += letter if colour == WHITE else letter.lower()
+            letter = letter if colour == WHITE else letter.lower()
+            if letter not in field[colour]:  # two castling kings may share a partner
+                field[colour] += letter
     defaults = _defaults(pos, partners, rights)
 
     def mark(sq: int, p: int) -> str:
