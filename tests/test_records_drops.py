@@ -198,3 +198,28 @@ def test_two_castling_kings_sharing_partners_write_each_castling_letter_once():
     assert board.fen().split()[2] == "KQkq"
     pos = from_fen(v, board.fen())
     assert to_fen(pos) == board.fen() and sorted(pos.legal_moves()) == sorted(board.position.legal_moves())
+
+
+def test_crazyhouse_san_is_python_chess_san_but_for_the_pawn_drop_letter():
+    variant_module = pytest.importorskip("chess.variant")
+    rng = random.Random(11)
+    compared = 0
+    for _game in range(4):
+        board = crazyhouse_board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1")
+        theirs = variant_module.CrazyhouseBoard()
+        for _ply in range(60):
+            mine = {m.uci(): m for m in board.legal_moves}
+            common = [m for m in theirs.legal_moves if m.uci() in mine]
+            for m in common:
+                san = theirs.san(m)  # python-chess writes a pawn drop @e4, morphchess P@e4
+                assert board.san(mine[m.uci()]) == ("P" + san if san.startswith("@") else san)
+                assert board.parse_san(san) == mine[m.uci()]
+            compared += len(common)
+            # no promotion (python-chess demotes a captured promoted piece), no pawn on the first rank
+            playable = [m for m in common if not m.promotion and not (m.drop == 1 and m.to_square // 8 in (0, 7))]
+            if not playable or board.is_game_over():
+                break
+            move = rng.choice(playable)
+            board.push(mine[move.uci()])
+            theirs.push(move)
+    assert compared > 3000

@@ -116,8 +116,8 @@ def parse(board, text: str):
         if castle["morph"]:
             cands = [m for m in cands if m.new_piece.upper() == castle["morph"].upper()]
         return _one(cands, text, "no such castling here")
-    if "@" in core or "," in core:
-        return board.parse_uci(core)  # a drop (P@e4) or the legs of a multi-leg move
+    if "@" in core or "," in core:  # a drop (P@e4; python-chess writes a pawn's @e4) or a move's legs
+        return board.parse_uci("P" + core if core.startswith("@") else core)
     legs = _LEGS.fullmatch(core)
     if legs and legs["legs"]:
         return _multi_leg(board, legs, text)
