@@ -4,6 +4,8 @@ it captures on its way."""
 
 from __future__ import annotations
 
+from test_web_e2e_board import serious_findings
+
 import web_e2e_support as support
 from web_e2e_support import piece_on, sq, wait_plies
 
@@ -23,6 +25,7 @@ def test_a_piece_in_hand_is_shown_and_dropped_and_a_lion_shows_its_path(page):
     page.fill("#definition", DEFINITION)
     page.click("#load-definition")
     page.wait_for_function("() => document.querySelectorAll('#board .sq').length === 36")
+    assert serious_findings(page) == []  # the hands beside the board too
     white = page.locator(".hands .hand[data-side='white'] .hand-piece[data-from='@N']")
     assert white.inner_text().strip() == "1" and white.get_attribute("aria-label") == "white knight in hand, 1"
     assert page.locator(".hands .hand[data-side='black'] .hand-piece[data-from='@n']").is_disabled()

@@ -43,6 +43,7 @@ export class BoardView {
     // the pieces in hand: a button per kind; a drop's `from` is "@" and its letter (e.g. "@P")
     this.handsEl = document.createElement("div");
     this.handsEl.className = "hands";
+    this.handsEl.setAttribute("role", "group");
     this.handsEl.setAttribute("aria-label", "Pieces in hand");
     element.after(this.handsEl);
     this.handsEl.addEventListener("click", (e) => {
