@@ -34,6 +34,8 @@ def test_a_piece_in_hand_is_shown_and_dropped_and_a_lion_shows_its_path(page):
     assert "d3" in targets and "c3" not in targets and "c2" not in targets  # only empty squares
     sq(page, "c2").click()  # the Lion: it may take the pawn on c3 and go on, or step back (igui)
     assert page.locator("#board .sq.path").evaluate_all("els => els.map(e => e.dataset.square)") == ["c3"]
+    assert sq(page, "b3").get_attribute("aria-label").endswith("move here, by several ways")
+    assert sq(page, "b3").locator(".preview.choice").count() == 0  # no promotion: no '?'
     sq(page, "b3").click()  # there directly or through c3: the chooser asks
     page.click("#chooser button[data-uci='c2c3,c3b3']")
     wait_plies(page, 2)  # and the engine's reply

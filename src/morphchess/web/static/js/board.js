@@ -217,6 +217,8 @@ export class BoardView {
     const preview = document.createElement("div");
     preview.className = "preview";
     preview.setAttribute("aria-hidden", "true");
+    const ways = options.length > 1 && new Set(options.map((m) => m.new)).size === 1 ? ", by several ways" : "";
+    if (ways) options = [options[0]]; // multi-leg moves to one square: the chooser tells them apart
     if (options.length > 1) {
       preview.classList.add("choice");
       preview.dataset.new = options.map((m) => m.new).join("");
@@ -225,7 +227,7 @@ export class BoardView {
       return options[0].transform ? ", transform here" : ", move here and choose a piece";
     }
     const move = options[0];
-    if (move.new === move.piece) return ", move here";
+    if (move.new === move.piece) return `, move here${ways}`;
     if (!cell.querySelector(".piece-img")) preview.classList.add("ghost");
     preview.dataset.new = move.new;
     preview.innerHTML = pieceSvg(this.variant, move.new);
