@@ -18,6 +18,8 @@ from morphchess import Position, load
 from morphchess.notation import from_fen, to_fen
 from test_perft_fairy import walk
 
+pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
+
 sf = pytest.importorskip("pyffish")
 
 

@@ -14,6 +14,8 @@ from morphchess.lab.stats import summarize, wilson
 from morphchess.lab.store import GameStore, StoreError
 from morphchess.lab.values import empirical_values
 
+pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
+
 FAST = {"level": 1, "max_plies": 16}
 
 

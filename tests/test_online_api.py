@@ -24,7 +24,7 @@ def pg_url():
     stop()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def db_url(request, tmp_path_factory):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path_factory.mktemp('db')}/games.db"
@@ -315,6 +315,7 @@ def test_a_pasted_variant_in_the_lobby_by_its_title(client):
     assert "Lobby Test Game" in client.get("/lobby").text
 
 
+@pytest.mark.slow
 def test_postgresql_notifies_every_process_of_a_change(pg_url):
     from morphchess.web.db import Database
     heard: list[str] = []

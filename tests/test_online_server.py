@@ -18,6 +18,8 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("sqlalchemy")
 from online_support import Server, read_events, start_postgres  # noqa: E402
 
+pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
+
 
 @pytest.fixture(scope="module")
 def pg_url():

@@ -15,6 +15,8 @@ import pytest
 from morphchess import Position, load
 from morphchess.notation import from_fen, move_to_coord, to_fen
 
+pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
+
 sf = pytest.importorskip("pyffish")
 
 # name -> (ID definition, Fairy-Stockfish section)

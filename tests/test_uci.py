@@ -18,6 +18,8 @@ from morphchess.variants import builtin, names
 
 from protocol_support import ENGINE, Session, engine_command
 
+pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
+
 
 def test_python_chess_plays_a_whole_game():
     """python-chess's UCI client against the engine (depth 2) until the game ends, a random player opposite."""

@@ -35,7 +35,7 @@ def sqlite_client(tmp_path_factory):
         yield client
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def client(request, tmp_path_factory):
     url = (f"sqlite:///{tmp_path_factory.mktemp('db')}/games.db" if request.param == "sqlite"
            else request.getfixturevalue("pg_url"))

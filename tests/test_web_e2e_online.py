@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 import web_e2e_support as support
 from web_e2e_support import click_move, game_id, piece_on, sq, wait_plies
+
+pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
 # the fixtures of the shared module
 browser = support.browser

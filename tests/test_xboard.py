@@ -19,6 +19,8 @@ from morphchess.xboard import XboardEngine, main, move_text, parse_move, piece_t
 
 from protocol_support import ENGINE, Session, engine_command
 
+pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
+
 
 def test_python_chess_plays_a_whole_game():
     rng = random.Random(4)
