@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SETUPS, random_positions
 
 from morphchess import Position, builtin
 from morphchess.move import Kind
+
+from conftest import SETUPS, random_positions
 
 
 @pytest.mark.parametrize("name,setup", SETUPS)
