@@ -105,6 +105,7 @@ def random_game(variant: str, seed: int, plies: int) -> Board:
     return board
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", variant_names())
 def test_random_games_survive_every_record_form(variant):
     ended = 0

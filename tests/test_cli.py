@@ -73,6 +73,7 @@ def test_perft_polymorph_setup(capsys):
     assert last_line(out) == "32"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", DEGENS)
 def test_seed_definition_file_gives_the_builtin_perft(capsys, tmp_path, name):
     """The page's raw definition string in a file, passed as VARIANT, plays the same game."""

@@ -281,6 +281,7 @@ def test_two_servers_on_one_database_see_each_others_moves(db_url):
         assert [h["uci"] for h in ann.state()["history"]] == ["e2e4", "e7e5"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["chess", "crossroads", "morphomania", "snappy-chess", "morphing-chess",
                                      "polymorph"])
 def test_every_variant_through_seat_links_with_records(tmp_path_factory, variant):

@@ -50,6 +50,7 @@ def test_perft_depth3(v, fen):
     assert to_fen(pos) == fen and pos.hash == h
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fen", [SUITE[0], SUITE[2], SUITE[3]])
 def test_perft_depth4(v, fen):
     assert from_fen(v, fen).perft(4) == reference_perft(chess.Board(fen), 4)

@@ -83,6 +83,7 @@ def _pyffish_perft(sf, variant, fen, depth):
     return total
 
 
+@pytest.mark.slow
 def test_forms_agree_with_fairy_stockfish_without_transformations():
     """With transformations switched off, Polymorph is a plain fairy variant that
     Fairy-Stockfish can play: compare perft on random positions of every array."""

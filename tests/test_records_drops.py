@@ -77,6 +77,7 @@ def games(request) -> list[Board]:
     return out
 
 
+@pytest.mark.slow
 def test_every_legal_move_has_its_own_coordinate_text_and_san(games):
     kinds = set()
     for game in games:
@@ -104,6 +105,7 @@ def test_position_text_with_hands_reads_back_exactly(games):
         assert any("[]" not in game.fen() for game in games)
 
 
+@pytest.mark.slow
 def test_pgn_game_courier_and_coordinate_records_replay_the_games(games):
     for game in games:
         assert pgn.read(pgn.write(game)).board.move_stack == game.move_stack
@@ -161,6 +163,7 @@ def test_a_hand_in_a_variant_without_hands_is_refused():
         Board("chess", fen="4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1")
 
 
+@pytest.mark.slow
 def test_drops_hands_and_move_text_agree_with_fairy_stockfish():
     sf = pytest.importorskip("pyffish")
     sf.load_variant_config("[mcrecords:crazyhouse]\nfirstRankPawnDrops = true\n")
@@ -200,6 +203,7 @@ def test_two_castling_kings_sharing_partners_write_each_castling_letter_once():
     assert to_fen(pos) == board.fen() and sorted(pos.legal_moves()) == sorted(board.position.legal_moves())
 
 
+@pytest.mark.slow
 def test_crazyhouse_san_is_python_chess_san_but_for_the_pawn_drop_letter():
     variant_module = pytest.importorskip("chess.variant")
     rng = random.Random(11)

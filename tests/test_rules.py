@@ -840,6 +840,7 @@ OPEN = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,start", [(n, "standard") for n in DEGENS] + [
     ("polymorph", "hybrids"), ("chess", "standard")] + list(OPEN.items()))
 def test_random_games_against_the_naive_generator(name, start):

@@ -373,6 +373,7 @@ def test_compiled_definitions_are_a_bounded_cache(sqlite_client):
     assert len(cat._cache) == catalog.CACHE_SIZE
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", names())
 def test_a_complete_game_against_the_engine_and_its_records(sqlite_client, variant):
     import random

@@ -4,10 +4,14 @@ it captures on its way."""
 
 from __future__ import annotations
 
+import pytest
+
 from test_web_e2e_board import serious_findings
 
 import web_e2e_support as support
 from web_e2e_support import piece_on, sq, wait_plies
+
+pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
 # the fixtures of the shared module
 browser = support.browser

@@ -13,7 +13,7 @@ from ..board import Board, Move
 from ..engine.match import MAX_PLIES, make_player, parse_spec, play_game, random_opening
 from ..errors import OptionError
 from ..idiagram import load
-from ..variant import Variant, VariantError
+from ..variant import Variant
 from ..variants import load_variant
 
 __all__ = ["LabSettings", "settings_for", "play_one", "play_batch", "variant_of"]
@@ -57,8 +57,8 @@ def settings_for(spec: str | Variant, level: int | None = None, movetime: int | 
     if max_plies < 1:
         raise OptionError("--max-plies must be at least 1")
     setup = setup or "standard"
-    if setup != "random" and setup not in variant.setups:
-        raise VariantError(f"{variant.name} has no setup {setup!r}; it has: {', '.join(variant.setups)}")
+    if setup != "random":
+        variant.placement(setup)  # refuses a setup the variant does not have
     return LabSettings(variant.name, variant.text, player, opening_plies, seed, setup, max_plies)
 
 
