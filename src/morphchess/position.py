@@ -512,7 +512,9 @@ class Position:
         cap = b[to]
         us = self.turn
         ep = self.ep
-        saved: tuple = (m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands)
+        # the undo entry repeats the move's fields: unpacking a plain tuple is faster than a Move
+        saved: tuple = (m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands, frm, to,
+                        kind, extra)
         h = self.hash ^ t.zob_side ^ z[piece][frm] ^ z[new][to]
         if ep:
             h ^= ep[2]
@@ -651,7 +653,8 @@ class Position:
     def make_null(self) -> None:
         """Pass the turn (the search's null move); :meth:`unmake` takes it back."""
         ep = self.ep
-        self._stack.append((None, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands))
+        self._stack.append((None, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands, 0, 0, None,
+                            ()))
         self.hash ^= self.t.zob_side ^ (ep[2] if ep else 0)
         self.ep = None
         self.halfmove = 0
@@ -661,9 +664,8 @@ class Position:
 
     def unmake(self) -> None:
         """Take back the last move made with :meth:`make` (or :meth:`make_null`)."""
-        m, piece, cap, ep, half, h, royals, rights, hands = self._stack.pop()
+        m, piece, cap, ep, half, h, royals, rights, hands, frm, to, kind, extra = self._stack.pop()
         if m is not None:
-            frm, to, _new, kind, extra = m
             b = self.board
             if kind is NORMAL:
                 b[to] = cap
