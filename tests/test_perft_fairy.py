@@ -203,15 +203,14 @@ def test_positions(variants, name, fen, depth):
     walk(from_fen(variants[name], fen), name, fen, [], depth)
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
-def test_random_games_then_perft(variants, name):
-    """Random games with move sets compared at every ply; perft(2) where each game stops."""
-    v = variants[name]
+def random_games_then_perft(v, name: str, games: int, plies: tuple[int, int]) -> None:
+    """Random games of ``v`` (Fairy-Stockfish's ``name``) with move sets compared at every ply;
+    perft(2) where each game stops."""
     rng = random.Random(name)
     start = sf.start_fen(name)
-    for _game in range(3):
+    for _game in range(games):
         pos, moves = Position(v), []
-        for _ply in range(rng.randrange(12, 40)):
+        for _ply in range(rng.randrange(*plies)):
             mine = ours(pos)
             assert set(mine) == theirs(name, start, moves), f"{name} after {' '.join(moves)}"
             if not mine or min(len(pos.material(c)) for c in (0, 1)) < 3:
@@ -220,3 +219,8 @@ def test_random_games_then_perft(variants, name):
             pos.make(mine[text])
             moves.append(text)
         walk(pos, name, sf.get_fen(name, start, moves), [], 2)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_random_games_then_perft(variants, name):
+    random_games_then_perft(variants[name], name, 3, (12, 40))

@@ -9,13 +9,11 @@ through a hurdle (a cannon's screen moving in or out) are exercised by the rando
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from morphchess import Position, load
 from morphchess.notation import from_fen, to_fen
-from test_perft_fairy import ours, theirs, walk
+from test_perft_fairy import random_games_then_perft, walk
 
 sf = pytest.importorskip("pyffish")
 
@@ -83,16 +81,4 @@ def test_positions(variant, fen):
 
 
 def test_random_games_then_perft(variant):
-    rng = random.Random(NAME)
-    start = sf.start_fen(NAME)
-    for _game in range(4):
-        pos, moves = Position(variant), []
-        for _ply in range(rng.randrange(16, 50)):
-            mine = ours(pos)
-            assert set(mine) == theirs(NAME, start, moves), f"after {' '.join(moves)}"
-            if not mine or min(len(pos.material(c)) for c in (0, 1)) < 3:
-                break
-            text = rng.choice(sorted(mine))
-            pos.make(mine[text])
-            moves.append(text)
-        walk(pos, NAME, sf.get_fen(NAME, start, moves), [], 2)
+    random_games_then_perft(variant, NAME, 4, (16, 50))
