@@ -12,45 +12,14 @@ import pytest
 from morphchess import Board, gamecourier, load, pgn
 from morphchess.notation import FenError, MoveError, from_fen, to_fen
 from morphchess.records import read_record
+from test_xbetza_drops import DEFINITION as DROPS_DEFINITION
+from test_xbetza_shogi import DEFINITION as SHOGI_DEFINITION
+from test_xbetza_walker import DEFINITION as LEGS_TWO_KINGS
 
-CRAZYHOUSE = """
-files=8 ranks=8 promoChoice=QRBN holdingsType=-2
-pawn:P:ifmnDfmWfceF:pawn:a2-h2
-knight:N:N:knight:b1,g1
-bishop:B:B:bishop:c1,f1
-rook:R:R:rook:a1,h1
-queen:Q:Q:queen:d1
-king:K:KisO2:king:e1
-"""
-
-SHOGI = """files=5 ranks=5 promoZone=1 promoOffset=6 maxPromote=4 promoChoice=+ holdingsType=-1
-symmetry=rotate royal=K
-pawn:P:fW:pawn:a2
-silver:S:FfW:silver:c1
-bishop:B:B:bishop:d1
-rook:R:R:rook:e1
-gold:G:WfF:gold:b1
-king:K:K:king:a1
-tokin:T:WfF:tokin:
-promoted silver:U:WfF:u:
-horse:H:BW:horse:
-dragon:D:RF:dragon:
-"""
-
+CRAZYHOUSE = DROPS_DEFINITION.format(hand="")
+SHOGI = SHOGI_DEFINITION
 # multi-leg pieces (lion, checker-jumping man, griffon, mao) and hoppers (cannon, vao, grasshopper)
-LEGS = """
-files=10 ranks=10 promoChoice=LGC
-pawn:P:ifmnDfmWfceF:pawn:a2-j2
-man:M:fmFfcafmF:m:a3,c3,h3,j3
-cannon:C:mRcpR:cannon:b1,i1
-vao:V:mBcpB:vao:c1
-grasshopper:G:gQ:g:h1
-lion:L:KNADcaKcabKmabK:lion:d1
-griffon:F:[F?R]:griffon:g1
-mao:O:mafsW:o:b3,i3
-rook:R:R:rook:a1,j1
-king:K:KisO3:king:e1
-"""
+LEGS = LEGS_TWO_KINGS.replace("e1,,f10", "e1")
 
 
 def variant(text: str, name: str):
@@ -196,7 +165,7 @@ def hand_sorted(field: str) -> str:
 
 
 def test_two_castling_kings_sharing_partners_write_each_castling_letter_once():
-    v = variant(LEGS.replace("king:K:KisO3:king:e1", "king:K:KisO3:king:e1,,f10"), "mctwokings")
+    v = variant(LEGS_TWO_KINGS, "mctwokings")
     board = Board(v)
     assert board.fen().split()[2] == "KQkq"
     pos = from_fen(v, board.fen())
