@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from morphchess import Position, builtin, variant_names
+from morphchess.notation import to_fen
 
 DEGENS = ["morphomania", "snappy-chess", "morphing-chess", "crossroads"]
 VARIANTS = variant_names()
@@ -29,6 +30,18 @@ def random_positions(name: str, setup: str, games: int, seed: object, max_plies:
             if not legal or pos.outcome(legal) is not None:
                 break
             pos.make(rng.choice(legal))
+
+
+def assert_make_unmake_exact(pos: Position) -> None:
+    """Every legal move leaves a hash equal to a fresh computation, and unmake restores the position."""
+    before, h = to_fen(pos), pos.hash
+    for m in pos.legal_moves():
+        pos.make(m)
+        made = pos.hash
+        pos.refresh()
+        assert pos.hash == made, m
+        pos.unmake()
+        assert to_fen(pos) == before and pos.hash == h, m
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,9 @@ import pytest
 
 from morphchess import load
 from morphchess.move import Kind
-from morphchess.notation import from_fen, to_fen
+from morphchess.notation import from_fen
+
+from conftest import assert_make_unmake_exact
 
 
 @cache
@@ -237,14 +239,7 @@ def test_hopper_and_locust_checks():
 
 def test_multi_leg_make_unmake_restores_position_and_hash():
     v, pos = position("KcabKcacK", "d5=p c5=p f6=p")
-    before, h = to_fen(pos), pos.hash
-    for m in pos.legal_moves():
-        pos.make(m)
-        made = pos.hash
-        pos.refresh()
-        assert pos.hash == made, m
-        pos.unmake()
-        assert to_fen(pos) == before and pos.hash == h
+    assert_make_unmake_exact(pos)
     assert {m.kind for m in pos.legal_moves()} >= {Kind.LEGS, Kind.NORMAL}
 
 

@@ -10,6 +10,9 @@ import pytest
 from morphchess import Position, load
 from morphchess.move import Kind
 from morphchess.notation import to_fen
+from morphchess.pieces import is_own
+
+from conftest import assert_make_unmake_exact
 
 DEFINITION = """
 files=10 ranks=10 promoChoice=LGC
@@ -68,19 +71,11 @@ def test_attacked_agrees_with_the_opponents_captures():
             if m.target != m.origin and pos.board[m.target]:
                 taken.add(m.target)
         pos.unmake()
-        mine = {sq for sq, p in enumerate(pos.board) if p and p & 1 == us}
+        mine = {sq for sq, p in enumerate(pos.board) if is_own(p, us)}
         assert {sq for sq in mine if pos.attacked(sq, us ^ 1)} == taken & mine, to_fen(pos)
 
 
 @pytest.mark.parametrize("seed", ["a", "b"])
 def test_make_unmake_and_hash(seed):
     for pos in positions(3, seed):
-        before, h = to_fen(pos), pos.hash
-        for m in pos.legal_moves():
-            pos.make(m)
-            made = pos.hash
-            pos.refresh()
-            assert pos.hash == made, m
-            pos.unmake()
-            assert pos.hash == h
-        assert to_fen(pos) == before
+        assert_make_unmake_exact(pos)
