@@ -205,29 +205,3 @@ def test_web_lab_runs_in_the_background_and_shows_its_report(tmp_path):
         assert page.status_code == 200 and "data:image/svg+xml;base64," in page.text
         assert '<fieldset id="lab">' in client.get("/").text
         assert "api/lab" in client.get("/static/js/lab.js").text
-
-
-@pytest.mark.slow
-def test_web_lab_panel_in_the_browser(tmp_path):
-    support = pytest.importorskip("web_e2e_support")  # skipped without Chromium or Playwright
-    server = support.Server(tmp_path)
-    server.start()
-    try:
-        with support.playwright_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=support.CHROMIUM, args=support.CHROMIUM_ARGS)
-            page = browser.new_page()
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(server.url + "/")
-            page.wait_for_selector("body[data-ready='1']", timeout=support.TIMEOUT)
-            page.select_option("#variant", "snappy-chess")
-            page.fill("#lab-games", "2")
-            page.click("#lab-run")
-            page.wait_for_selector("#lab-figures", timeout=300_000)
-            assert "White's score" in page.inner_text("#lab-figures")
-            assert page.inner_text("#lab-status").startswith("snappy-chess: 2 games of level:1")
-            assert page.frame_locator("#lab-report").locator("h1").inner_text() == "morphchess lab: snappy-chess"
-            browser.close()
-        assert not errors, errors
-    finally:
-        server.stop()

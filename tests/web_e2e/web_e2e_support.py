@@ -18,13 +18,14 @@ import pytest
 pytest.importorskip("fastapi")
 playwright_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
+axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
 from morphchess.web import create_app  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parent.parent / "build" / "web-screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "web-screenshots"
 TIMEOUT = 20_000  # ms for any one thing to appear
 STORAGE = "morphchess.game"
 
@@ -207,3 +208,10 @@ def new_game_via_api(page, **spec) -> dict:
     page.goto(game["seat"]["link"])
     page.wait_for_selector("body[data-ready='1']")
     return game
+
+
+def serious_findings(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    results = axe_playwright.Axe().run(page)
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]

@@ -7,17 +7,10 @@ import urllib.request
 
 import pytest
 
-import web_e2e_support as support
 from web_e2e_support import click_move, drag, game_id, new_game_via_api, piece_on, ply_count, sq, start, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
-# the fixtures of the shared module
-browser = support.browser
-live_server = support.live_server
-page = support.page
-pages = support.pages
-server = support.server
 
 
 def post(url: str, body: dict, token: str) -> dict:

@@ -8,26 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-import web_e2e_support as support
-from web_e2e_support import click_move, game_id, piece_on, sq, start, wait_plies
+from web_e2e_support import click_move, game_id, piece_on, serious_findings, sq, start, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
-
-# the fixtures of the shared module
-browser = support.browser
-live_server = support.live_server
-page = support.page
-pages = support.pages
-server = support.server
-
-axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
-
-
-def serious_findings(page) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is now."""
-    results = axe_playwright.Axe().run(page)
-    return [f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
-            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
 def test_accessibility_check_finds_nothing_serious(pages):

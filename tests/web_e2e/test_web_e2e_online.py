@@ -6,16 +6,10 @@ import re
 
 import pytest
 
-import web_e2e_support as support
 from web_e2e_support import click_move, game_id, piece_on, sq, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
-# the fixtures of the shared module
-browser = support.browser
-live_server = support.live_server
-pages = support.pages
-server = support.server
 
 
 def invite(pages, time_control: str = ""):

@@ -12,18 +12,11 @@ import pytest
 
 from morphchess.variants import builtin, names
 
-import web_e2e_support as support
 from web_e2e_support import SHOTS, click_move, game_id, new_game_via_api, piece_on, sq, wait_new_game, wait_plies
 from web_e2e_support import start as start_game
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
-# the fixtures of the shared module
-browser = support.browser
-live_server = support.live_server
-page = support.page
-pages = support.pages
-server = support.server
 
 
 def start(page, variant: str, black: str = "human", level: int = 1, setup: str | None = None) -> None:

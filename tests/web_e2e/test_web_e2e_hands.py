@@ -6,19 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from test_web_e2e_board import serious_findings
-
-import web_e2e_support as support
-from web_e2e_support import piece_on, sq, wait_plies
+from web_e2e_support import piece_on, serious_findings, sq, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
-# the fixtures of the shared module
-browser = support.browser
-live_server = support.live_server
-page = support.page
-pages = support.pages
-server = support.server
 
 # a knight in each hand from the start; the Lion on c2 faces a black pawn on c3 (mirrored arrays)
 DEFINITION = ("files=6 ranks=6 promoZone=0\nking:K:K:king:a1\nlion:L:KNADcaKcabKmabK:lion:c2\n"
