@@ -32,6 +32,27 @@ def random_positions(name: str, setup: str, games: int, seed: object, max_plies:
             pos.make(rng.choice(legal))
 
 
+@pytest.fixture(scope="session")
+def pg_server():
+    """A PostgreSQL server in a temporary directory for the whole run (skipped without its binaries)."""
+    from online_support import start_postgres
+
+    url, stop = start_postgres()
+    yield url
+    stop()
+
+
+@pytest.fixture(scope="module")
+def pg_url(pg_server, request):
+    """A fresh database of the run's PostgreSQL server for one test module."""
+    import psycopg
+
+    name = "m_" + "".join(c if c.isalnum() else "_" for c in request.module.__name__)
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return pg_server.rsplit("/", 1)[0] + "/" + name
+
+
 def assert_make_unmake_exact(pos: Position) -> None:
     """Every legal move leaves a hash equal to a fresh computation, and unmake restores the position."""
     before, h = to_fen(pos), pos.hash

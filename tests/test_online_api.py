@@ -14,14 +14,6 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from morphchess.web import create_app  # noqa: E402
 from morphchess.web.db import games, now  # noqa: E402
-from online_support import start_postgres  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def pg_url():
-    url, stop = start_postgres()
-    yield url
-    stop()
 
 
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])

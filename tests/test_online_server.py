@@ -16,16 +16,10 @@ import pytest
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("sqlalchemy")
-from online_support import Server, read_events, start_postgres  # noqa: E402
+from online_support import Server, read_events  # noqa: E402
 
 pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
 
-
-@pytest.fixture(scope="module")
-def pg_url():
-    url, stop = start_postgres()
-    yield url
-    stop()
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

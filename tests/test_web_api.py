@@ -19,14 +19,6 @@ from fastapi.testclient import TestClient  # noqa: E402
 from morphchess.board import Board  # noqa: E402
 from morphchess.variants import names  # noqa: E402
 from morphchess.web import create_app  # noqa: E402
-from online_support import start_postgres  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def pg_url():
-    url, stop = start_postgres()
-    yield url
-    stop()
 
 
 @pytest.fixture(scope="module")
