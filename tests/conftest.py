@@ -53,6 +53,24 @@ def pg_url(pg_server, request):
     return pg_server.rsplit("/", 1)[0] + "/" + name
 
 
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def db_url(request, tmp_path_factory):
+    """The web server's database: SQLite in a temporary directory, and PostgreSQL (slow)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('db')}/games.db"
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(scope="module")
+def client(db_url):
+    """FastAPI's test client on the web app over ``db_url``."""
+    testclient = pytest.importorskip("fastapi.testclient")
+    from morphchess.web import create_app
+
+    with testclient.TestClient(create_app(db_url, 100000)) as c:
+        yield c
+
+
 def assert_make_unmake_exact(pos: Position) -> None:
     """Every legal move leaves a hash equal to a fresh computation, and unmake restores the position."""
     before, h = to_fen(pos), pos.hash

@@ -16,19 +16,6 @@ from morphchess.web import create_app  # noqa: E402
 from morphchess.web.db import games, now  # noqa: E402
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def db_url(request, tmp_path_factory):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('db')}/games.db"
-    return request.getfixturevalue("pg_url")
-
-
-@pytest.fixture(scope="module")
-def client(db_url):
-    with TestClient(create_app(db_url, 100000)) as c:
-        yield c
-
-
 class Seat:
     """One person: a token for some seats of a game."""
 

@@ -22,13 +22,6 @@ pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
 
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def db_url(request, tmp_path_factory):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('db')}/games.db"
-    return request.getfixturevalue("pg_url")
-
-
 @pytest.fixture(scope="module")
 def server(db_url):
     s = Server(db_url).start()

@@ -27,14 +27,6 @@ def sqlite_client(tmp_path_factory):
         yield client
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def client(request, tmp_path_factory):
-    url = (f"sqlite:///{tmp_path_factory.mktemp('db')}/games.db" if request.param == "sqlite"
-           else request.getfixturevalue("pg_url"))
-    with TestClient(create_app(url, 100000)) as c:
-        yield c
-
-
 def new(client, **spec) -> dict:
     """A new local game (two people unless said otherwise); its token is kept in the state."""
     spec.setdefault("black", "human")
