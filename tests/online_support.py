@@ -8,7 +8,6 @@ import http.client
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -16,15 +15,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
+from programs import debian_program, free_port
 
 PG_BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _as_postgres(cmd: list[str]) -> list[str]:
@@ -34,8 +27,7 @@ def _as_postgres(cmd: list[str]) -> list[str]:
 
 def start_postgres() -> tuple[str, Callable[[], None]]:
     """Start a PostgreSQL server in a temporary directory: its URL and a function that stops it."""
-    if not PG_BIN or not os.path.exists(f"{PG_BIN[-1]}/initdb"):
-        pytest.skip("PostgreSQL server binaries not installed (Debian package postgresql)")
+    debian_program(f"{PG_BIN[-1]}/initdb" if PG_BIN else None, "postgresql")
     bin_dir = PG_BIN[-1]
     folder = Path(tempfile.mkdtemp(prefix="morphchess-pg-"))  # not under pytest's root-only folders
     data = folder / "pgdata"

@@ -4,8 +4,6 @@ protocols, each game's record replayed by python-chess, which must agree on ever
 from __future__ import annotations
 
 import io
-import os
-import shutil
 
 import chess
 import chess.pgn
@@ -14,17 +12,9 @@ import pytest
 from morphchess.engine.match import run_match
 from morphchess.variant import WHITE
 
+from programs import debian_program
+
 pytestmark = pytest.mark.slow  # external engines thinking for whole games
-
-
-def engine_path(name: str) -> str:
-    """The Debian package's binary; missing is a failure under CI (``.ci/run`` installs it), else a skip."""
-    path = shutil.which(name) or shutil.which(f"/usr/games/{name}")
-    if path is None:
-        if os.environ.get("CI"):
-            raise RuntimeError(f"{name} is missing: .ci/run installs the Debian package")
-        pytest.skip(f"no {name} (apt-get install {name})")
-    return path
 
 
 def replayed_by_python_chess(pgn_text: str) -> chess.Board:
@@ -41,7 +31,8 @@ def replayed_by_python_chess(pgn_text: str) -> chess.Board:
 @pytest.mark.parametrize("spec", ["uci:{}?Threads=1&Hash=16", "xboard:{}"], ids=["stockfish", "fairymax"])
 def test_external_engine_beats_a_random_mover(spec):
     name = "stockfish" if spec.startswith("uci") else "fairymax"
-    result = run_match("chess", spec.format(engine_path(name)), "random", 2, movetime_ms=50, seed=3)
+    engine = spec.format(debian_program(f"/usr/games/{name}", name))
+    result = run_match("chess", engine, "random", 2, movetime_ms=50, seed=3)
     assert (result.wins, result.draws, result.losses) == (2, 0, 0)
     for _i, colour, res, pgn_text in result.games:
         board = replayed_by_python_chess(pgn_text)

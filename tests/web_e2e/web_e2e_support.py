@@ -7,8 +7,6 @@ Playwright drives Debian's Chromium (``/usr/bin/chromium``) and never downloads 
 from __future__ import annotations
 
 import json
-import os
-import socket
 import threading
 import time
 from pathlib import Path
@@ -22,6 +20,8 @@ axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
 from morphchess.web import create_app  # noqa: E402
 
+from programs import debian_program, free_port  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -29,16 +29,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "build" / "web-screenshots"
 TIMEOUT = 20_000  # ms for any one thing to appear
 STORAGE = "morphchess.game"
 
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-    pytest.skip(f"no {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+debian_program(CHROMIUM, "chromium")
 
 
 def make_app(tmp: Path):
