@@ -150,59 +150,77 @@ class Terminal:
 
     def command(self, line: str) -> bool:
         """Handle one line of input; False when the player quits."""
-        board = self.board
         words = line.split()
         if not words:
             return True
         cmd = words[0].lower()
         if cmd in ("quit", "exit", "q"):
             return False
-        if cmd in ("help", "?"):
-            self.say(HELP)
-        elif cmd == "moves":
-            self.say(" ".join(sorted(board.san(m) for m in board.legal_moves)) or "no legal moves")
-        elif cmd == "hint":
-            if board.outcome() is not None:
-                self.say("The game is over.")
-            else:
-                self.say(f"Hint: {describe(board, self.best()[0])}")
-        elif cmd == "undo":
-            if len(board.move_stack) < (1 if board.turn != self.human else 2):
-                self.say("Nothing to take back.")
-            else:
-                board.pop()
-                if board.turn != self.human:
-                    board.pop()
-                self.show()
-        elif cmd == "save":
-            if len(words) != 2:
-                self.say("Usage: save FILE")
-            else:
-                from .pgn import write
-                try:
-                    with open(words[1], "w", encoding="utf-8") as f:
-                        f.write(write(board, {"White": "you" if self.human == WHITE else "morphchess",
-                                              "Black": "you" if self.human == BLACK else "morphchess"}))
-                    self.say(f"Saved to {words[1]}.")
-                except OSError as e:
-                    self.say(f"Cannot save to {words[1]}: {e.strerror}.")
-        elif board.outcome() is not None:
+        action = {"help": self.help, "?": self.help, "moves": self.moves, "hint": self.hint,
+                  "undo": self.undo, "save": self.save}.get(cmd)
+        if action is not None:
+            action(words[1:])
+        elif self.board.outcome() is not None:
             self.say("The game is over: undo, save FILE or quit.")
-        elif board.turn != self.human:
+        elif self.board.turn != self.human:
             self.engine_move()
             self.show()
         else:
-            try:
-                move = parse_move(board, line)
-            except MoveError as e:
-                self.say(f"{e}.  Type 'moves' for the legal moves, 'help' for help.")
-                return True
-            self.say(f"You play {describe(board, move)}")
-            board.push(move)
-            if board.outcome() is None:
-                self.engine_move()
-            self.show()
+            self.play(line)
         return True
+
+    def help(self, _args: list[str]) -> None:
+        self.say(HELP)
+
+    def moves(self, _args: list[str]) -> None:
+        board = self.board
+        self.say(" ".join(sorted(board.san(m) for m in board.legal_moves)) or "no legal moves")
+
+    def hint(self, _args: list[str]) -> None:
+        if self.board.outcome() is not None:
+            self.say("The game is over.")
+        else:
+            self.say(f"Hint: {describe(self.board, self.best()[0])}")
+
+    def undo(self, _args: list[str]) -> None:
+        """Take back the player's last move (and the engine's answer)."""
+        board = self.board
+        if len(board.move_stack) < (1 if board.turn != self.human else 2):
+            self.say("Nothing to take back.")
+            return
+        board.pop()
+        if board.turn != self.human:
+            board.pop()
+        self.show()
+
+    def save(self, args: list[str]) -> None:
+        """Write the game so far as PGN to the file named in ``args``."""
+        if len(args) != 1:
+            self.say("Usage: save FILE")
+            return
+        from .pgn import write
+        names = {"White": "you" if self.human == WHITE else "morphchess",
+                 "Black": "you" if self.human == BLACK else "morphchess"}
+        try:
+            with open(args[0], "w", encoding="utf-8") as f:
+                f.write(write(self.board, names))
+            self.say(f"Saved to {args[0]}.")
+        except OSError as e:
+            self.say(f"Cannot save to {args[0]}: {e.strerror}.")
+
+    def play(self, line: str) -> None:
+        """The player's move in any notation, then the engine's answer."""
+        board = self.board
+        try:
+            move = parse_move(board, line)
+        except MoveError as e:
+            self.say(f"{e}.  Type 'moves' for the legal moves, 'help' for help.")
+            return
+        self.say(f"You play {describe(board, move)}")
+        board.push(move)
+        if board.outcome() is None:
+            self.engine_move()
+        self.show()
 
 
 def main_loop(board: Board, level: int, human: int, inp=sys.stdin, out=sys.stdout, colour: bool | None = None,
