@@ -2,8 +2,8 @@
 
 Capablanca Random Chess (tests/definitions/capablanca-random.txt) is Fairy-Stockfish's
 ``capablanca`` from another array: its nominal array (castling O3 both ways, as Fairy-Stockfish
-castles on ten files) and shuffled arrays (``setup=shuffle-SEED``; compared without castling
-rights, since Fischer castling is not played yet, see docs/definitions.md).  Carrera 960
+castles on ten files) and shuffled arrays (``setup=shuffle-SEED``; compared here without castling
+rights: Fischer castling is checked in tests/test_fischer_castling.py).  Carrera 960
 (carrera-960.txt) is the same with promotion to Q, A and C only.
 """
 

@@ -22,12 +22,12 @@ FILES = sorted(HERE.glob("*.txt"))
 
 # name -> key words of every warning the definition must give when it loads
 WARNINGS = {
-    "capablanca-random": ["shuffle=QA,N!BR!AC!QK"],
-    "carrera-960": ["shuffle=N!BRQK"],
+    "capablanca-random": [],
+    "carrera-960": [],
     "chak": ["counterbare=lose"],
     "elven-chess": ["protected=9", "counterStrike=9"],
     "elven-shogi": ["IDs shared", "protected=9", "counterStrike=9"],
-    "gross-chess": ["promoChoice '*'"],
+    "gross-chess": [],
     "id-demo": ["satellite=demo"],
     "metamachy": ["satellite=metamachy"],
     "omega-chess": [],

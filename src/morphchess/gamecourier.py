@@ -42,6 +42,9 @@ def write_move(board: Board, move: Move) -> str:
     text = f"{move.piece} " + "; ".join(f"{a}-{b}" for a, b in zip(squares, squares[1:]))
     if move.is_choice:
         text += f"; {move.new_piece}-{to}"
+    if move.is_castling and v.tables.fischer:  # the partner's move tells it from a king's move
+        pfrom, pto, _code = move.raw.extra
+        text += f"; {board.piece_at(pfrom)} {v.square_name(pfrom)}-{v.square_name(pto)}"
     return text
 
 
@@ -195,6 +198,9 @@ def _resolve(board: Board, turn: _Turn) -> Move:
         raise MoveError(f"the label says {cut(first.label)} but {piece} stands on {first.frm}")
     cands = [m for m in board.legal_moves
              if m.from_square == frm and m.to_square == to and m.legs == legs and not m.is_drop]
+    # a Fischer castling may share its squares with a king's move: the partner's move decides
+    cands = ([m for m in cands if m.is_castling and any(_side_effect(board, m, a) for a in rest)]
+             or [m for m in cands if not m.is_castling] or cands)
     if not cands:
         raise MoveError("illegal move")
     move = _chosen(cands, [a for a in rest if a.kind == "place" and a.to == to_name], to_name)

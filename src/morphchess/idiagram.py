@@ -532,18 +532,10 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
         out.append(f"satellite={params['satellite']}: the page ties the diagram to its own elements and "
                    "scripts; rules it adds there (script functions such as BadZone or WeirdPromotion) or "
                    "only in its prose are not played; check the page")
-    hand_choices = "".join(variant.type(i).letter for i, limit in variant.promo_limits.items() if limit.from_hand)
-    if hand_choices:
-        out.append(f"promoChoice '*' ({hand_choices}: only from the hand) is not enforced: those types "
-                   "are offered whether or not one is in hand")
     out += [f"{key}={params[key]}: {what} is not enforced" for key, what in (
         ("protected", "the Lion-trading rule (protected)"), ("counterStrike", "the counter-strike rule"),
         ("iron", "iron pieces (cannot be captured)"), ("antiTrade", "the anti-trade rule"),
         ("extinction", "the extinction rule"), ("succession", "the succession rule"),
         ("castleFlip", "flipped castling"), ("autoGate", "gating"),
         ("zonal", "piece confinement")) if key in params]
-    castlers = {t.letter for t in variant.types if t.royal and t.moves.castlings}
-    if any(letter in group for group in variant.shuffle for letter in castlers):
-        out.append(f"shuffle={params['shuffle']}: shuffled arrays castle with the nominal array's "
-                   "king and rook squares, not Fischer-style")
     return out

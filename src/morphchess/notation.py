@@ -46,14 +46,7 @@ def _start_squares(v: Variant) -> set[tuple[int, int, int]]:
 
 def _castle_partners(pos: Position, kings: list[int]) -> dict:
     """{(colour, side, king square): partner square or None} for the given castling kings."""
-    F = pos.t.files
-    out = {}
-    for r in kings:
-        colour = colour_of(pos.board[r])
-        for side in (-1, 1):
-            ps = pos.t.partner_of.get((colour, r // F, side))
-            out[(colour, side, r)] = ps if ps is not None and (ps % F - r % F) * side > 0 else None
-    return out
+    return {(colour_of(pos.board[r]), side, r): pos.castle_partner(r, side) for r in kings for side in (-1, 1)}
 
 
 def _castles(pos: Position, p: int) -> bool:
@@ -95,8 +88,9 @@ def _state_matters(pos: Position, sq: int, p: int) -> bool:
     if _castles(pos, p):
         return any(is_own(pos.board[ps], colour) and is_unmoved(pos.board[ps])
                    for (c, r, _s), ps in t.partner_of.items() if c == colour and r == sq // t.files)
-    return sq in t.partner_squares[colour] and any(
-        is_unmoved(pos.board[k]) and t.castle[pos.board[k]] for k in pos.royals[colour])
+    return any(is_unmoved(pos.board[k]) and t.castle[pos.board[k]] and sq in (pos.castle_partner(k, -1),
+                                                                               pos.castle_partner(k, 1))
+               for k in pos.royals[colour])
 
 
 def to_fen(pos: Position) -> str:
@@ -345,11 +339,19 @@ def coord_text(v: Variant, mover: int, m: Move) -> str:
     by commas for a multi-leg move that captures on the way (``e4f5,f5e6``, ``d3d4,d4d3``)."""
     if m.kind is Kind.DROP:
         return v.tables.letter[m.piece].upper() + "@" + v.square_name(m.target)
-    squares = (m.origin,) + (m.extra if m.kind is Kind.LEGS else ()) + (m.target,)
+    squares = (m.origin,) + (m.extra if m.kind is Kind.LEGS else ()) + (_text_target(v.tables, m),)
     text = ",".join(v.square_name(a) + v.square_name(b) for a, b in zip(squares, squares[1:]))
     if mover_chose(v.tables, mover, m):
         text += v.tables.letter[m.piece].lower()
     return text
+
+
+def _text_target(t: Tables, m: Move) -> int:
+    """The square the text of ``m`` ends on: the partner's for Fischer castling (king takes
+    partner, ``e1h1``, as UCI writes Chess960), else the target."""
+    if m.kind is Kind.CASTLE and t.fischer:
+        return m.extra[0]
+    return m.target
 
 
 def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
@@ -365,8 +367,10 @@ def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
         raise MoveError(f"{quote(text)} is not coordinate move text (e.g. e2e4, e7e8q, c1c1n, P@e4)")
     squares = _leg_squares(pos.variant, m["legs"], text)
     frm, to, extra = squares[0], squares[-1], squares[1:-1]
-    cands = [mv for mv in moves if mv.origin == frm and mv.target == to and mv.kind is not Kind.DROP
-             and (mv.extra if mv.kind is Kind.LEGS else ()) == extra]
+    cands = [mv for mv in moves if mv.origin == frm and _text_target(pos.t, mv) == to
+             and mv.kind is not Kind.DROP and (mv.extra if mv.kind is Kind.LEGS else ()) == extra]
+    if not cands:  # Fischer castling written as the king's move, where that names no other move
+        cands = [mv for mv in moves if mv.kind is Kind.CASTLE and mv.origin == frm and mv.target == to != frm]
     if not cands:
         raise MoveError(f"illegal move {quote(text)}")
     suffix = m["suffix"]

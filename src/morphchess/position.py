@@ -127,6 +127,8 @@ class Position:
         b = self.board
         F = t.files
         key = 0
+        if t.fischer:
+            return self._fischer_castle_key()
         for (colour, rank, side), ps in t.partner_of.items():
             if b[ps] & 3 == 2 | colour:
                 for r in self.royals[colour]:
@@ -135,6 +137,42 @@ class Position:
                         key ^= t.zob_castle[(colour, rank, side)]
                         break
         return key
+
+    def _fischer_castle_key(self) -> int:
+        """:meth:`castle_key` where the partners are found on the board (Fischer castling)."""
+        t = self.t
+        b = self.board
+        F = t.files
+        rights = set()
+        for colour in (WHITE, BLACK):
+            for r in self.royals[colour]:
+                if b[r] & 2 and t.castle[b[r]]:
+                    for side in (-1, 1):
+                        ps = self.castle_partner(r, side)
+                        if ps is not None and b[ps] & 3 == 2 | colour:
+                            rights.add((colour, r // F, side))
+        key = 0
+        for right in rights:
+            key ^= t.zob_castle[right]
+        return key
+
+    def castle_partner(self, k: int, side: int) -> int | None:
+        """The square of the partner of the castling king on ``k`` on ``side`` (-1 towards the
+        first file, 1 towards the last), moved or not, or None: the partner square of the
+        start array, or with Fischer castling the outermost piece of the partner's type."""
+        t = self.t
+        F = t.files
+        key = (self.board[k] & 1, k // F, side)
+        fischer = t.fischer.get(key)
+        if fischer is None:
+            ps = t.partner_of.get(key)
+            return ps if ps is not None and (ps % F - k % F) * side > 0 else None
+        partner = fischer[0]
+        edge = k // F * F + (F - 1 if side > 0 else 0)
+        for sq in range(edge, k, -side):
+            if self.board[sq] | 2 == partner | 2:
+                return sq
+        return None
 
     def ep_key(self, squares: tuple, capturer: int) -> int:
         """Hash part of en-passant squares: only squares a piece of ``capturer`` could take on count
@@ -450,33 +488,40 @@ class Position:
         t = self.t
         F = t.files
         us = king & 1
-        f0 = k % F
         for steps, side in t.castle[king]:
-            partner = t.partner_of.get((us, k // F, side), -1)
-            if partner < 0 or (partner % F - f0) * side <= steps:
+            partner = self.castle_partner(k, side)
+            if partner is None:
                 continue
             p = b[partner]
             if (p & 1) != us or not p & 2:
                 continue
-            if any(b[s] for s in range(k + side, partner, side)):
+            fischer = t.fischer.get((us, k // F, side))
+            if fischer is None:
+                dest = k + side * steps
+                if (partner % F - k % F) * side <= steps or any(b[s] for s in range(k + side, partner, side)):
+                    continue
+            else:  # king and partner land where they would from the start array
+                dest = k // F * F + fischer[1] + side * steps
+                ends = (k, partner, dest, dest - side)
+                if any(b[s] and s != k and s != partner for s in range(min(ends), max(ends) + 1)):
+                    continue
+            if not self._passage_safe(k, king, dest):
                 continue
-            if not self._passage_safe(k, king, side, steps):
-                continue
-            dest = k + side * steps
             m = Move(k, dest, t.morph_to[king][dest], CASTLE, (partner, dest - side, p & ~2))
             if self.is_safe(m):
                 out.append(m)
 
-    def _passage_safe(self, k: int, king: int, side: int, steps: int) -> bool:
+    def _passage_safe(self, k: int, king: int, dest: int) -> bool:
         """Is every square the castling king passes (not the start, not the destination) unattacked?"""
         b = self.board
         b[k] = 0
+        step = 1 if dest > k else -1
         try:
-            for i in range(1, steps):
-                s = k + side * i
+            for s in range(k + step, dest, step):
+                old = b[s]  # the partner, when the king passes its square (Fischer castling)
                 b[s] = king
                 hit = self.attacked(s, (king & 1) ^ 1)
-                b[s] = 0
+                b[s] = old
                 if hit:
                     return False
             return True
@@ -537,6 +582,15 @@ class Position:
             h, legs_taken = self._make_legs(m, piece, h)
             saved = saved[:2] + (legs_taken,) + saved[3:]
             cap = legs_taken[0]
+        elif kind is CASTLE:  # both leave first: either may land where the other stood
+            pfrom, pto, pnew = extra
+            h ^= z[b[pfrom]][pfrom] ^ z[pnew][pto]
+            b[frm] = 0
+            b[pfrom] = 0
+            b[pto] = pnew
+            b[to] = new
+            cap = 0
+            self.halfmove = 0 if t.resets[piece] or (new >> 2) != (piece >> 2) else self.halfmove + 1
         else:
             b[frm] = 0
             b[to] = new
@@ -551,11 +605,6 @@ class Position:
                 cap = b[victim]
                 b[victim] = 0
                 h ^= z[cap][victim]
-            elif kind is CASTLE:
-                pfrom, pto, pnew = extra
-                h ^= z[b[pfrom]][pfrom] ^ z[pnew][pto]
-                b[pfrom] = 0
-                b[pto] = pnew
             elif kind is DROP:
                 h = self._from_hand(h, new, us)
             if cap or t.resets[piece] or (new >> 2) != (piece >> 2):

@@ -32,8 +32,9 @@ MAX_LENGTH = 40  # longer text is no move (and is not searched)
 
 
 def _castle_side(board, move) -> str:
+    """``O-O`` or ``O-O-O``: the side of the king the partner stands on (Fischer castling too)."""
     F = board.variant.files
-    return "O-O" if move.to_square % F > move.from_square % F else "O-O-O"
+    return "O-O" if move.raw.extra[0] % F > move.from_square % F else "O-O-O"
 
 
 def _disambiguation(board, move, others) -> str:
@@ -70,11 +71,11 @@ def write(board, move) -> str:
         text = f"{letter}@{to}"
     elif move.is_transformation:
         text = f"{letter}{to}={move.new_piece.upper()}"
-    elif move.legs or move.from_square == move.to_square:
-        text = _long_form(board, move)
     elif move.is_castling and sum(m.is_castling and _castle_side(board, m) == _castle_side(board, move)
                                   for m in board.legal_moves) == 1:
         text = _castle_side(board, move)
+    elif move.legs or move.from_square == move.to_square:
+        text = _long_form(board, move)
     else:
         others = [m for m in board.legal_moves
                   if m.to_square == move.to_square and m.from_square != move.from_square

@@ -38,11 +38,12 @@ finds by walking their moves.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from math import gcd
 from typing import NamedTuple
 
-from .betza import Leg, Step, leap_path, leg_vector
+from .betza import Leg, Path, Step, leap_path, leg_vector, unrolled
 from .move import Kind, Move
 from .pieces import code
 from .variant import BLACK, WHITE, PieceType, Variant
@@ -136,8 +137,7 @@ class Tables:
         self.no_quiet = [[False] * self.size] * n  # Position.captures: no quiet moves from any square
         self.royal_morphs = self._royal_morphs()
         self.partner_of = self._castling_partners(v)
-        self.partner_squares = [{sq for (c, _r, _s), sq in self.partner_of.items() if c == colour}
-                                for colour in (WHITE, BLACK)]
+        self.fischer = self._fischer_castling(v)
         self.has_initial = [self.valid[c] and _has_initial(v.type(self.type_of[c])) for c in range(n)]
         # Hoppers and multi-leg moves can check through a piece that moves in between: the
         # pin shortcut of Position.legal_moves does not hold for them.
@@ -278,9 +278,18 @@ class Tables:
         """The paths of type ``t`` for ``colour``: ``((legs, initial), ...)``."""
         out = []
         for path in t.moves.paths:
-            legs = tuple(self._compile_leg(leg, colour, k == 0) for k, leg in enumerate(path.legs))
-            out.append((legs, path.initial))
+            for legs in self._instances(path):
+                out.append((tuple(self._compile_leg(leg, colour, k == 0) for k, leg in enumerate(legs)),
+                            path.initial))
         return tuple(out)
+
+    def _instances(self, path: Path) -> list[tuple[Leg, ...]]:
+        """The legs of each move a path stands for: itself, or for a crooked or circular ride
+        (``cycle``) one move per length up to its limit; no such ride on this board has more
+        than files + ranks legs (each leg gains ground in one direction)."""
+        if not path.cycle:
+            return [path.legs]
+        return [unrolled(path, n) for n in range(1, (path.limit or self.files + self.ranks) + 1)]
 
     def _compile_leg(self, leg: Leg, colour: int, first: bool) -> PathLeg:
         sign = 1 if colour == WHITE else -1
@@ -418,6 +427,23 @@ class Tables:
                         out[(colour, rank, side)] = found[-1 - skip]
         return out
 
+    def _fischer_castling(self, v: Variant) -> dict:
+        """{(colour, rank, side): (partner code, king file)} where castling is Fischer style: where
+        a shuffle= group moves a castling king or its partner type.  The partner is then the
+        outermost piece of the type that stands on the partner square of the standard array (the
+        corner), and king and partner land where they land from the standard array (the king on
+        its file there plus its steps); empty otherwise."""
+        standard = v.setups.get("standard", {})
+        letters = {x for group in v.shuffle for x in re.findall(r"\+?[A-Za-z]", group)}
+        movers = {t.index for t in v.types if t.letter in letters}
+        out = {}
+        for (colour, rank, side), ps in self.partner_of.items():
+            kings = [sq for sq, (ti, c) in standard.items()
+                     if c == colour and sq // v.files == rank and v.type(ti).moves.castlings]
+            if ps in standard and kings and movers & {standard[ps][0], standard[kings[0]][0]}:
+                out[(colour, rank, side)] = (code(standard[ps][0], colour), kings[0] % v.files)
+        return out
+
     # -- hands and drops --------------------------------------------------------
     def _hands(self, v: Variant) -> None:
         """Where captured pieces go (``to_hand``, ``hand_of``) and whether the hands drop
@@ -541,7 +567,9 @@ class Tables:
         # The moved-state is hashed only for types with initial moves; castling
         # enters the hash as rights (Position.castle_key), as in FIDE chess.
         self.zob_castle = {key: rnd.getrandbits(64) for key in self.partner_of}
-        self.castle_squares = frozenset(self.partner_of.values())
+        # squares whose change may change the castling rights (Fischer style: the whole rank)
+        self.castle_squares = frozenset(self.partner_of.values()) | {
+            rank * self.files + f for (_c, rank, _s) in self.fischer for f in range(self.files)}
         for t in v.types:
             if _has_initial(t):
                 continue
