@@ -90,11 +90,20 @@ def write(board: Board, headers: dict[str, str] | None = None, comments: dict[in
     the board); ``Result`` defaults to the outcome, else ``*``.  ``comments``
     maps a ply (0 = before the first move) to a comment.
     """
+    tags = _tags(board, headers or {})
+    out = [f'[{k} "{_escape(val)}"]' for k, val in tags.items()]
+    if not _is_builtin(board.variant):
+        out += [f'[VariantDefinition "{_escape(line)}"]' for line in definition_lines(board.variant)]
+    return "\n".join(out) + "\n\n" + _wrap(_movetext(board, comments or {}) + [tags["Result"]]) + "\n"
+
+
+def _tags(board: Board, headers: dict[str, str]) -> dict[str, str]:
+    """The tag pairs: the seven-tag roster, the caller's tags, then the ones the rules need."""
     v = board.variant
     outcome = board.outcome()
     tags = dict(_DEFAULTS)
     tags["Result"] = outcome.result() if outcome else "*"
-    tags.update({k: str(val) for k, val in (headers or {}).items() if k not in _RULE_TAGS})
+    tags.update({k: str(val) for k, val in headers.items() if k not in _RULE_TAGS})
     if v.name != "chess" or not _is_builtin(v):
         tags["Variant"] = v.name
     if board.setup != "standard":
@@ -102,10 +111,11 @@ def write(board: Board, headers: dict[str, str] | None = None, comments: dict[in
     if board.custom_start:
         tags["SetUp"] = "1"
         tags["FEN"] = board.root_fen
-    out = [f'[{k} "{_escape(val)}"]' for k, val in tags.items()]
-    if not _is_builtin(v):
-        out += [f'[VariantDefinition "{_escape(line)}"]' for line in definition_lines(v)]
-    comments = comments or {}
+    return tags
+
+
+def _movetext(board: Board, comments: dict[int, str]) -> list[str]:
+    """The moves in SAN with their numbers and comments, as tokens."""
     tokens = []
     b = board.root()
 
@@ -119,8 +129,7 @@ def write(board: Board, headers: dict[str, str] | None = None, comments: dict[in
         tokens.append(f"{move_number(b)} {b.san(move)}" if number else b.san(move))
         b.push(move)
         comment(ply)
-    tokens.append(tags["Result"])
-    return "\n".join(out) + "\n\n" + _wrap(tokens) + "\n"
+    return tokens
 
 
 # -- reading -------------------------------------------------------------------
