@@ -6,11 +6,12 @@ seen from White's side (``dy > 0`` is forward, ``dx > 0`` is to White's right):
 
 * :class:`Step`: one direction of a plain leap or ride (the move tables' fast paths);
 * :class:`Hop`: one direction of a hopper (``pR`` cannon, ``pB`` vao, ``gQ`` grasshopper);
-* :class:`Path`: a move of several legs (``a``, the bracket form ``[...]``) or a
-  one-leg move that needs the general walker (``d``, ``k``, ``j``, ``o``, ``n`` riders).
+* :class:`Path`: a move of several legs (``a``, the bracket form ``[...]``), a crooked
+  (``z``) or circular (``q``) ride, or a one-leg move that needs the general walker
+  (``d``, ``k``, ``j``, ``o``, ``n`` riders).
 
 Every construct of ``docs/definitions.md`` ("XBetza as morphchess reads it") is
-compiled; anything else (``t u z q w x``, unknown atoms) is refused with a
+compiled; anything else (``t u w x``, unknown atoms) is refused with a
 :class:`BetzaError` that names the construct: the notation is never guessed.
 """
 
@@ -22,7 +23,7 @@ from math import gcd
 from .errors import InputError
 
 __all__ = ["BetzaError", "Step", "Hop", "Leg", "Path", "Castling", "PieceMoves", "parse", "leg_vector",
-           "leap_path"]
+           "leap_path", "unrolled"]
 
 
 class BetzaError(InputError):
@@ -98,10 +99,16 @@ class Leg:
 
 @dataclass(frozen=True)
 class Path:
-    """A move of one or more legs; each leg starts where the previous one ended."""
+    """A move of one or more legs; each leg starts where the previous one ended.
+
+    ``cycle`` > 0 (crooked and circular rides): the last ``cycle`` legs repeat, the move may
+    end after any leg (the legs before its end go to empty squares) and has at most ``limit``
+    legs (0: as many as the board allows); :func:`unrolled` gives the move of n legs."""
 
     legs: tuple[Leg, ...]
     initial: bool = False
+    cycle: int = 0
+    limit: int = 0
 
 
 @dataclass(frozen=True)
@@ -133,13 +140,17 @@ _SHORTCUTS = {"K": (("W", False), ("F", False)), "R": (("W", True),),
               "B": (("F", True),), "Q": (("W", True), ("F", True))}
 _UNIVERSAL = 25  # U, the universal leaper, reaches every square of a board up to 26x26
 _DIRECTION_LETTERS = "fblrvsh"
-_MODE_LETTERS = "mceindkpgyjoa"
+_MODE_LETTERS = "mceindkpgyjoazq"
 _VERTICAL = "fbv"
 _HORIZONTAL = "lrs"
 _UNSUPPORTED = {
-    "t": "multi-leg 't'", "u": "unload 'u'", "z": "crooked moves ('z')", "q": "circular moves ('q')",
-    "w": "modifier 'w'", "x": "modifier 'x'",
+    "t": "'t' (XBoard's friendly-only hop and tame piece; the Interactive Diagram does not read it)",
+    "u": "unload 'u' (the captured piece reappears where the leg started: a swap or displacement, a move "
+         "kind the core does not have)",
+    "w": "modifier 'w' (no meaning in the XBetza documentation)",
+    "x": "move induction and borrowing 'x' (moves that depend on the piece on the square reached)",
 }
+_BENT_MODES = "mcdikzq"  # what a one-leg crooked or circular move may carry besides directions
 # Rotation matrices (x' = a x + b y, y' = c x + d y) of the eight directions, clockwise from ahead.
 _ROT = ((1, 0, 0, 1), (0, 1, 1, 0), (0, 1, -1, 0), (1, 0, 0, -1),
         (-1, 0, 0, -1), (0, -1, -1, 0), (0, -1, 1, 0), (-1, 0, 0, 1))
@@ -282,7 +293,7 @@ def _read_mods(text: str, i: int) -> int:
     """Index after the modifier letters starting at ``i`` (refusing the unsupported ones)."""
     while i < len(text) and text[i].islower():
         if text[i] in _UNSUPPORTED:
-            raise BetzaError(text, i, f"{_UNSUPPORTED[text[i]]} not supported")
+            raise BetzaError(text, i, f"{_UNSUPPORTED[text[i]]} is not supported")
         if text[i] not in _DIRECTION_LETTERS + _MODE_LETTERS:
             raise BetzaError(text, i, f"unknown modifier {text[i]!r}")
         i += 1
@@ -335,6 +346,8 @@ def parse(text: str) -> PieceMoves:
     i, n = 0, len(text)
     if not text.strip():
         raise BetzaError(text, 0, "empty move description")
+    if text.strip() == "-":  # a piece without moves (Chak's offering)
+        return PieceMoves(text, (), ())
     while i < n:
         start = i
         i = _read_mods(text, i)
@@ -386,6 +399,9 @@ class _Collector:
         if len(groups) > 1:
             self.chain([(g, u) for g in groups], u.pos)
             return
+        if "z" in u.mods or "q" in u.mods:
+            self.bent(u)
+            return
         modes = _modes(u.mods)
         special = set(modes) & set("dkpgy") or set(u.mods) & set("jo")
         if not special:
@@ -432,12 +448,84 @@ class _Collector:
             self.hops.append(Hop(x, y, u.rng, after, move="m" in modes or not has_mode,
                                  capture="c" in modes or not has_mode, initial="i" in u.mods))
 
+    def bent(self, u: _Unit) -> None:
+        """``z`` (crooked: each step turns a right angle, alternately either way) and ``q``
+        (circular: each step turns the same way, a right angle on orthogonal and diagonal atoms,
+        the next leap of the octagon on oblique ones) on a one-leg move: rides of the atom's
+        leap (a leaper rides too: ``qN`` is the rose), as two mirror-image :class:`Path` families."""
+        other = sorted(set(u.mods) - set(_DIRECTION_LETTERS + _BENT_MODES))
+        if u.universal or other or ("z" in u.mods and "q" in u.mods):
+            what = "the universal leaper" if u.universal else repr("".join(other) or "zq")
+            self.fail(u.pos, f"crooked or circular moves ('z', 'q') with {what} are not supported")
+        end = "".join(c for c in u.mods if c in "mcdk") or "mc"
+        first = self._leg(u.mods, u, 1, None, False)
+        first = _with_modes(first, end)
+        oblique = not _kingwise(first)
+        crooked = "z" in u.mods
+        turn = 2 if crooked or not oblique else 1
+        closes = 8 if oblique and not crooked else 4  # a circular path comes back after this many legs
+        limit = u.rng if u.rng > 1 else 0
+        if not crooked:
+            limit = min(limit or closes - 1, closes - 1)
+        for side in (turn, 8 - turn):
+            cycle = (side, 8 - side) if crooked else (side,)
+            legs = (first,) + tuple(Leg(u.a, u.b, u.king, 1, (d,), end) for d in cycle)
+            self.paths.append(Path(legs, "i" in u.mods, len(cycle), limit))
+
     # -- several legs ------------------------------------------------------------------
     def chain(self, parts: list[tuple[str, _Unit]], pos: int, stops: tuple[int, ...] = (),
               outward: bool = False) -> None:
-        """A :class:`Path` of the legs ``parts`` (modifiers, atom); ``stops``: legs after which
+        """:class:`Path` values of the legs ``parts`` (modifiers, atom); ``stops``: legs after which
         the move may also end (the bracket form's ``?``); ``outward``: later legs without
-        direction letters go straight on (bracket form) instead of every way but back."""
+        direction letters go straight on (bracket form) instead of every way but back.  ``z``
+        and ``q`` on later legs turn against or with the previous turn (:func:`_sided`)."""
+        if "z" in parts[0][0] or "q" in parts[0][0]:
+            self.fail(parts[0][1].pos, "crooked or circular 'z'/'q' on the first leg of a multi-leg move "
+                                       "is not supported")
+        for variant, side in self._sided(parts):
+            self._chain(variant, pos, stops, outward, side)
+
+    def _sided(self, parts: list[tuple[str, _Unit]]) -> list[tuple[list[tuple[str, _Unit]], str]]:
+        """The variants of a multi-leg move with ``z``/``q`` on later legs, each with its letters
+        made explicit (``l``/``r``) and the chirality its first leg is kept to ('' for any)."""
+        if not any(c in mods for mods, _u in parts[1:] for c in "zq"):
+            return [(parts, "")]
+        first = self._leg(parts[0][0], parts[0][1], 1, None, False)
+        starts = sorted({_chirality(*leg_vector(first, d)) for d in first.dirs}, key=str)
+        out = []
+        for start in starts:
+            for rest in self._resolve(parts[1:], start if start != "o" else ""):
+                out.append(([parts[0]] + rest, start))
+        return out
+
+    def _resolve(self, rest: list[tuple[str, _Unit]], side: str) -> list[list[tuple[str, _Unit]]]:
+        """Every way to write the legs ``rest`` with ``l``/``r`` for ``s``, ``z``, ``q``, the last
+        turn having been to ``side`` ('' for none yet)."""
+        if not rest:
+            return [[]]
+        (mods, u), tail = rest[0], rest[1:]
+        needed = any(c in m for m, _u in tail for c in "zq")
+        out: list[list[tuple[str, _Unit]]] = []
+        seen = set()
+        for choice in ("l", "r"):
+            other = "r" if choice == "l" else "l"
+            if side:
+                table = {"z": other if side == choice else choice, "q": side}
+            else:
+                table = {"z": choice, "q": choice}
+            if needed:
+                table["s"] = choice
+            written = "".join(table.get(c, c) for c in mods)
+            if written in seen:
+                continue
+            seen.add(written)
+            turn = _turn_side(_relative_dirs(written, True), bool(needed), self, u.pos)
+            for later in self._resolve(tail, turn if turn is not None else side):
+                out.append([(written, u)] + later)
+        return out
+
+    def _chain(self, parts: list[tuple[str, _Unit]], pos: int, stops: tuple[int, ...], outward: bool,
+               side: str) -> None:
         legs: list[Leg] = []
         toggle = False
         for k, (mods, u) in enumerate(parts):
@@ -450,18 +538,20 @@ class _Collector:
                 self.fail(u.pos, "en-passant 'e' in a multi-leg move is not supported")
             rng = (0 if legs[-1].rng == 1 else 1) if toggle else u.rng
             toggle = any(c in mods for c in "gy")
-            legs.append(self._leg(mods, u, rng, legs[-1] if legs else None, outward))
+            legs.append(self._leg(mods, u, rng, legs[-1] if legs else None, outward, side))
         initial = "i" in parts[0][0]
         for k in stops:
             self.paths.append(Path(self._finish(legs[:k + 1], parts[k][1].pos), initial))
         self.paths.append(Path(self._finish(legs, pos), initial))
 
-    def _leg(self, mods: str, u: _Unit, rng: int, prev: Leg | None, outward: bool) -> Leg:
+    def _leg(self, mods: str, u: _Unit, rng: int, prev: Leg | None, outward: bool, side: str = "") -> Leg:
+        """One leg; a first leg keeps only the vectors of chirality ``side`` ('' for all)."""
         skip = mods.count("j") if (u.a, u.b) in ((1, 0), (1, 1)) or u.king else 0
         leg = Leg(u.a, u.b, u.king, rng, (), _modes(mods),
                   skip=skip, hurdle="j" in mods and not skip, lame="n" in mods, wrap="o" in mods)
         if prev is None:
-            dirs = tuple(sorted({_dir_index(leg, v) for v in self._vectors(u, mods)}))
+            vectors = [v for v in self._vectors(u, mods) if not side or _chirality(*v) == side]
+            dirs = tuple(sorted({_dir_index(leg, v) for v in vectors}))
         elif outward and not any(c in mods for c in _DIRECTION_LETTERS):
             dirs = (1, 7) if _crossing(prev, leg) else (0,)
         else:
@@ -514,6 +604,38 @@ class _Collector:
 
 def _with_modes(leg: Leg, modes: str) -> Leg:
     return Leg(leg.a, leg.b, leg.king, leg.rng, leg.dirs, modes, leg.skip, leg.hurdle, leg.lame, leg.wrap)
+
+
+def _chirality(x: int, y: int) -> str:
+    """'l' or 'r'': the side a leap turns to, seen as starting along its longer leg (along the
+    rank for a diagonal one: NE is a left move), as the ID breaks the symmetry of oblique and
+    diagonal first legs for ``z``/``q``; 'o' for an orthogonal leap (no side)."""
+    if x == 0 or y == 0:
+        return "o"
+    if abs(x) >= abs(y):
+        return "l" if (x > 0) == (y > 0) else "r"
+    return "l" if (y > 0) != (x > 0) else "r"
+
+
+def _turn_side(dirs: tuple[int, ...], needed: bool, out: _Collector, pos: int) -> str | None:
+    """The side a later leg with relative directions ``dirs`` turns to (None: straight on or back);
+    ``needed``: a later ``z``/``q`` depends on it, so it must be one side or none."""
+    sides = {"r" if d < 4 else "l" for d in dirs if d % 4}
+    if len(sides) == 1 and (not needed or all(d % 4 for d in dirs)):
+        return sides.pop()
+    if needed and sides:
+        out.fail(pos, "'z'/'q' after a leg that may turn either way or go straight is not supported")
+    return None
+
+
+def unrolled(path: Path, n: int) -> tuple[Leg, ...]:
+    """The move of ``n`` legs of a repeating :class:`Path` (``cycle`` > 0): its legs in turn, the
+    repeating ones again and again, every leg but the last going to an empty square."""
+    head = len(path.legs) - path.cycle
+    legs = list(path.legs[:head])
+    while len(legs) < n:
+        legs.append(path.legs[head + (len(legs) - head) % path.cycle])
+    return tuple(_with_modes(leg, "m") for leg in legs[:n - 1]) + (legs[n - 1],)
 
 
 def _crossing(prev: Leg, leg: Leg) -> bool:

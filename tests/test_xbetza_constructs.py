@@ -1,0 +1,131 @@
+"""The XBetza constructs of issue 13 in play: crooked (``z``) and circular (``q``) rides, ``z``/``q``
+on later legs, the piece without moves (``-``), and the refusals of ``t u w x``.
+
+The walker checks follow tests/test_xbetza_walker.py: in random games of a variant full of the new
+pieces, generated captures, attack detection and make/unmake agree with the plain move list.
+Fairy-Stockfish reads ``zB`` as ``B`` and ``qN`` as ``N`` (its Betza reader has no crooked or
+circular moves), so only the piece without moves is compared with it.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from pathlib import Path
+
+import pytest
+
+from morphchess import BetzaError, Position, VariantError, load
+from morphchess.betza import parse
+from morphchess.move import Kind
+from morphchess.pieces import is_own
+from test_xbetza_moves import checks, moves
+
+from conftest import assert_make_unmake_exact
+
+DEFINITIONS = Path(__file__).with_name("definitions")
+
+BENT = """
+files=9 ranks=9 promoChoice=BRZ
+pawn:P:ifmnDfmWfceF:pawn:a2-i2
+boyscout:B:zB:b:c1
+crooked rook:Z:zR:z:g1
+rose:R:qN:r:b1,h1
+falcon:F:afafsKafsafzfK:f:d1
+ship:S:[F?fqR]:s:f1
+camel:C:afsafzW:c:a1,i1
+king:K:KisO2:king:e1
+"""
+
+
+def positions(games: int, seed: str):
+    """Positions of random games of ``BENT`` (each once, before its random move)."""
+    v = load(BENT, "bent")
+    rng = random.Random(seed)
+    for _game in range(games):
+        pos = Position(v)
+        for _ply in range(rng.randrange(20, 60)):
+            legal = pos.legal_moves()
+            if not legal:
+                break
+            yield pos
+            pos.make(rng.choice(legal))
+
+
+def test_captures_are_the_captures_among_the_legal_moves():
+    checked = 0
+    for pos in positions(6, "bent captures"):
+        generated = pos.captures()
+        assert len(generated) == len(set(generated))
+        assert len(pos.pseudo_moves()) == len(set(pos.pseudo_moves()))  # two paths to one square: one move
+        legal = pos.legal_moves()
+        assert {m for m in generated if pos.is_safe(m)} == {m for m in legal if pos.capture_square(m) is not None}
+        checked += 1
+    assert checked > 150
+
+
+def test_attacked_agrees_with_the_opponents_captures():
+    for pos in positions(4, "bent attacks"):
+        us = pos.turn
+        pos.make_null()
+        taken = {m.target for m in pos.pseudo_moves() if m.kind is not Kind.DROP and pos.board[m.target]}
+        pos.unmake()
+        mine = {sq for sq, p in enumerate(pos.board) if is_own(p, us)}
+        assert {sq for sq in mine if pos.attacked(sq, us ^ 1)} == taken & mine
+
+
+@pytest.mark.parametrize("seed", ["a", "b"])
+def test_make_unmake_and_hash(seed):
+    for pos in positions(2, seed):
+        assert_make_unmake_exact(pos)
+
+
+def test_crooked_and_circular_checks():
+    assert checks("zB", "a2=K e1=X e3=k")         # e1-f2-e3 or e1-d2-e3
+    assert not checks("zB", "a2=K e1=X e3=k f2=p d2=P")
+    assert not checks("zB", "a2=K e1=X g3=k")     # a straight diagonal is no crooked path
+    assert checks("qN", "a2=K b1=X e4=k")         # b1-c3-e4 or b1-d2-e4
+    assert not checks("qN", "a2=K b1=X e4=k c3=P d2=P")
+
+
+def test_black_pieces_bend_the_same_way():
+    assert moves("[F?fqR]", side="b") == moves("[F?fqR]")
+    assert moves("zB", "a2= i8= g7=K c3=k", side="b") == moves("zB", "a2= i8= g7=K c3=k")
+    assert moves("afsafzW", side="b") == moves("afsafzW")
+
+
+def test_ranges_limit_crooked_and_circular_rides():
+    assert moves("zB2") == {"d4", "d6", "f4", "f6", "e7", "e3", "c5", "g5"}
+    assert moves("zR3") == {"e6", "e4", "d5", "f5", "d4", "d6", "f4", "f6", "d7", "f7", "d3", "f3",
+                            "c6", "g6", "c4", "g4"}
+    assert moves("czB", "e7=p d6=P") == {"e7"}     # capture only, at the end of a crooked path
+
+
+@pytest.mark.parametrize("text,named", [
+    ("tpR", "'t'"), ("ucR", "unload 'u'"), ("afudQ", "unload 'u'"), ("xaN", "'x'"), ("xK", "borrowing"),
+    ("wW", "'w'"), ("pzB", "crooked"), ("nqN", "crooked or circular"), ("ozR", "crooked"),
+    ("zqB", "'zq'"), ("zU", "universal"), ("zafW", "first leg"), ("aafzK", "either way"),
+])
+def test_refused_constructs_name_themselves(text, named):
+    with pytest.raises(BetzaError) as e:
+        parse(text)
+    assert named in str(e.value) and repr(text) in str(e.value)
+
+
+def test_chak_loads_with_its_offering_that_never_moves():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        v = load((DEFINITIONS / "chak.txt").read_text(), "chak")
+    assert len(caught) == len(v.warnings) == 1 and "counterbare" in v.warnings[0]
+    offering = next(t for t in v.types if t.name == "offering")
+    assert offering.moves.text == "-"
+    pos = Position(v)
+    squares = {sq for sq, p in enumerate(pos.board) if p and p >> 2 == offering.index}
+    assert len(squares) == 2 and not [m for m in pos.legal_moves() if m.origin in squares]
+    assert pos.perft(2) > 0
+
+
+def test_tamerlane_ii_now_stops_at_the_kings_swap():
+    with pytest.raises(VariantError) as e:
+        load((DEFINITIONS / "tamerlane-ii.txt").read_text(), "tamerlane-ii")
+    assert "piece 'king'" in str(e.value) and "'KdU'" in str(e.value)
