@@ -10,7 +10,7 @@ import pytest
 from morphchess import builtin
 from morphchess.cli import main
 
-DEGENS = ["morphomania", "snappy-chess", "morphing-chess", "crossroads"]
+from conftest import DEGENS
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -39,6 +39,19 @@ def test_show(capsys, name):
         assert t.betza in out and t.name in out
     if name == "crossroads":
         assert " 5 L Q B N R N B Q L" in out and " 1 R N B Q K Q B N R" in out
+
+
+def test_show_says_holes_hands_and_warnings(capsys, tmp_path):
+    path = tmp_path / "tiny.txt"
+    path.write_text("files=4 ranks=4 holdingsType=-2 colour=blue\nhole::::a1\n"
+                    "rook:R:R::c1:1\nking:K:K::d1\n")
+    code, out, err = run(capsys, "show", str(path))
+    assert code == 0 and "colour=blue" in err
+    lines = out.splitlines()
+    assert lines[0] == "tiny: 4x4, 2 holes (#)" and lines[1] == " 4 # . r k" and lines[4] == " 1 # . R K"
+    assert "[Rr]" in lines[6]
+    assert "Rules: stalemate draws, captured pieces go to the capturer's hand, pieces in hand may be dropped" in lines
+    assert any(line.startswith("Warning: ") and "colour=blue" in line for line in lines)
 
 
 def test_perft_last_line_is_the_count(capsys):

@@ -79,27 +79,50 @@ def cmd_variants(args) -> None:
 def cmd_show(args) -> None:
     v = _variant(args.variant)
     pos = Position(v, "standard" if args.setup is None else args.setup)
-    print(f"{v.name}: {v.files}x{v.ranks}")
-    print(board_picture(v, lambda sq: pos.t.letter[pos.board[sq]] or "."))
+    print(f"{v.name}: {v.files}x{v.ranks}" + (f", {len(v.holes)} holes (#)" if v.holes else ""))
+    print(board_picture(v, lambda sq: "#" if sq in v.holes else pos.t.letter[pos.board[sq]] or "."))
     print(to_fen(pos))
     print()
     print("Pieces:")
     for t in v.types:
         tags = [x for x, on in (("royal", t.royal), ("promotes", v.promotes(t)), ("morphs", t.morph is not None)) if on]
         print(f"  {t.letter}  {t.name:18} {t.betza:16} {' '.join(tags)}")
-    if v.promo_zone and v.promo_choice:
-        print(f"Promotion: last {v.promo_zone} rank(s), to {''.join(v.type(i).letter for i in v.promo_choice)}")
-    else:
-        print("Promotion: none")
+    for line in _rule_lines(v):
+        print(line)
+    _show_morph_tables(v)
+
+
+def _rule_lines(v: Variant) -> list[str]:
+    """The game's rules beside the pieces, one line each, then the warnings (rules not played)."""
+    lines = []
+    if v.promo_zone and v.promo_choice and any(v.promotes(t) for t in v.types):
+        lines.append(f"Promotion: last {v.promo_zone} rank(s), to {''.join(v.type(i).letter for i in v.promo_choice)}")
+    elif not v.promo_offset:
+        lines.append("Promotion: none")
+    if v.promo_offset:
+        lines.append(f"Promotion: shogi style, type n to type n + {v.promo_offset} in the last {v.promo_zone} rank(s)")
     rules = [f"stalemate {'loses' if v.stalemate_loses else 'draws'}"]
     if v.baring is not None:
         rules.append("bare king loses" + (" at once" if v.bare_king_immediate else ""))
-    print("Rules: " + ", ".join(rules))
+    if v.captures_to_hand:
+        owner = "their owner's" if v.holdings_type > 0 else "the capturer's"
+        rules.append(f"captured pieces go to {owner} hand")
+    if v.drops:
+        rules.append("pieces in hand may be dropped")
+    lines.append("Rules: " + ", ".join(rules))
     for group in v.transforms:
         forms = ", ".join(f"{v.type(i).letter} ({v.type(i).name})" for i in group)
-        print(f"Transformation group: {forms}; a turn may turn one of them into another in place")
+        lines.append(f"Transformation group: {forms}; a turn may turn one of them into another in place")
     if len(v.setups) > 1:
-        print("Setups (Black's array; White always plays 'standard'): " + ", ".join(v.setups))
+        lines.append("Setups (Black's array; White always plays 'standard'): " + ", ".join(v.setups))
+    if v.shuffle:
+        lines.append(f"Shuffled arrays: setup shuffle-SEED (groups {' '.join(v.shuffle)})")
+    lines += [f"Warning: {w}" for w in v.warnings]
+    return lines
+
+
+def _show_morph_tables(v: Variant) -> None:
+    """Each distinct morph table once, with the letters of the types that use it."""
     shown: dict[str, list[str]] = {}
     for t in v.types:
         if t.morph is None:
