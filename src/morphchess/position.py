@@ -413,12 +413,15 @@ class Position:
         leg = legs[i]
         last = i == len(legs) - 1
         modes = leg.modes
+        ends = "" if last else leg.ends  # a crooked or circular ride may also end here
         for rel in leg.dirs:
             dd = rel if i == 0 else (rel + d) & 7
             for s, mid in t.leg_ray(leg, dd, sq)[leg.skip:]:
                 if mid >= 0 and (mid != origin and b[mid] != 0) != leg.hurdle:
                     break
                 q = 0 if s == origin else b[s]
+                if ends:
+                    self._leg_end(p, origin, s, q, us, ends, taken, out, quiet, attack)
                 if last:
                     self._leg_end(p, origin, s, q, us, modes, taken, out, quiet, attack)
                 elif not q:

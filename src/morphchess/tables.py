@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator
 from math import gcd
 from typing import NamedTuple
 
-from .betza import Leg, Path, Step, leap_path, leg_vector, unrolled
+from .betza import Leg, Step, leap_path, leg_vector, unrolled
 from .move import Kind, Move
 from .pieces import code
 from .variant import BLACK, WHITE, PieceType, Variant
@@ -77,7 +77,8 @@ class _Lazy(dict):
 class PathLeg(NamedTuple):
     """A leg of a multi-leg move, compiled for one colour: ``vectors[d]`` is the board vector
     of direction index ``d``; ``dirs`` are absolute on the first leg, relative later;
-    ``end``/``via`` are the modalities (``m c d k`` at the end, ``m c d p`` on the way)."""
+    ``modes`` are the modalities (``m c d k`` at the end, ``m c d p`` on the way); ``ends``: the
+    modalities with which the move may also end after this leg ('' if it may not)."""
 
     key: int
     dirs: tuple[int, ...]
@@ -88,6 +89,7 @@ class PathLeg(NamedTuple):
     hurdle: bool
     lame: bool
     wrap: bool
+    ends: str = ""
 
 
 class Tables:
@@ -275,28 +277,23 @@ class Tables:
 
     # -- multi-leg moves -----------------------------------------------------------
     def _compile_paths(self, t: PieceType, colour: int) -> tuple:
-        """The paths of type ``t`` for ``colour``: ``((legs, initial), ...)``."""
+        """The paths of type ``t`` for ``colour``: ``((legs, initial), ...)``.  A crooked or circular
+        ride (``cycle``) is one path of its longest move, every leg of which may also end it; none
+        on this board has more than files + ranks legs (each leg gains ground in one direction)."""
         out = []
         for path in t.moves.paths:
-            for legs in self._instances(path):
-                out.append((tuple(self._compile_leg(leg, colour, k == 0) for k, leg in enumerate(legs)),
-                            path.initial))
+            legs, ends = path.legs, ""
+            if path.cycle:
+                legs, ends = unrolled(path, path.limit or self.files + self.ranks), path.legs[-1].modes
+            out.append((tuple(self._compile_leg(leg, colour, ends) for leg in legs), path.initial))
         return tuple(out)
 
-    def _instances(self, path: Path) -> list[tuple[Leg, ...]]:
-        """The legs of each move a path stands for: itself, or for a crooked or circular ride
-        (``cycle``) one move per length up to its limit; no such ride on this board has more
-        than files + ranks legs (each leg gains ground in one direction)."""
-        if not path.cycle:
-            return [path.legs]
-        return [unrolled(path, n) for n in range(1, (path.limit or self.files + self.ranks) + 1)]
-
-    def _compile_leg(self, leg: Leg, colour: int, first: bool) -> PathLeg:
+    def _compile_leg(self, leg: Leg, colour: int, ends: str) -> PathLeg:
         sign = 1 if colour == WHITE else -1
         vectors = tuple((x * sign, y * sign) for x, y in (leg_vector(leg, d) for d in range(8)))
         self._leg_count += 1
         return PathLeg(self._leg_count, leg.dirs, vectors, leg.rng, leg.modes, leg.skip, leg.hurdle, leg.lame,
-                       leg.wrap)
+                       leg.wrap, ends)
 
     @staticmethod
     def _reach_bound(paths: tuple) -> int:
