@@ -32,7 +32,7 @@ WARNINGS = {
     "metamachy": ["satellite=metamachy"],
     "omega-chess": [],
     "tamerlane": ["IDs shared"],
-    "tamerlane-ii": ["succession=1"],
+    "tamerlane-ii": [],
     "xiangqi": [],
 }
 

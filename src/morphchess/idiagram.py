@@ -347,11 +347,12 @@ def _type_list(variant: Variant, items: _Items, key: str) -> list[int]:
 
 
 def _royalty(variant: Variant, items: _Items) -> None:
-    """royal= names IDs or type numbers; without it the last type is royal.
+    """royal= names IDs or type numbers; without it the last type is royal, unless extinction= names it.
 
     Decision (docs/rules.md): what a royal type morphs into stays royal.
     """
-    todo = _type_list(variant, items, "royal") or [variant.types[-1].index]
+    last = variant.types[-1].index
+    todo = _type_list(variant, items, "royal") or ([] if last in _type_list(variant, items, "extinction") else [last])
     while todo:
         t = variant.type(todo.pop())
         t.royal = True
@@ -535,7 +536,6 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
     out += [f"{key}={params[key]}: {what} is not enforced" for key, what in (
         ("protected", "the Lion-trading rule (protected)"), ("counterStrike", "the counter-strike rule"),
         ("iron", "iron pieces (cannot be captured)"), ("antiTrade", "the anti-trade rule"),
-        ("extinction", "the extinction rule"), ("succession", "the succession rule"),
         ("castleFlip", "flipped castling"), ("autoGate", "gating"),
         ("zonal", "piece confinement")) if key in params]
     return out

@@ -202,7 +202,7 @@ def from_fen(variant: Variant, fen: str) -> Position:
     pos = Position.from_board(variant, codes, turn, _en_passant(variant, codes, turn, ep), halfmove, fullmove,
                               hands)
     _check_royals(pos)
-    if any(pos.attacked(r, turn) for r in pos.royals[turn ^ 1]):
+    if any(pos.attacked(r, turn) for r in pos.guarded(turn ^ 1)):
         raise FenError("impossible position: the side not to move is in check")
     return pos
 

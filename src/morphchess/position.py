@@ -9,7 +9,7 @@ public, python-chess-like wrapper) instead of reaching into it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import InputError
@@ -31,7 +31,7 @@ class PositionError(InputError):
 class Outcome:
     """How a game ended: ``winner`` is WHITE (0), BLACK (1) or None for a draw."""
 
-    termination: str  # checkmate, stalemate, bare king, fifty moves, repetition, insufficient material
+    termination: str  # checkmate, stalemate, extinction, bare king, fifty moves, repetition, insufficient material
     winner: int | None
 
     def result(self) -> str:
@@ -254,9 +254,15 @@ class Position:
         return False
 
     def in_check(self) -> bool:
-        """Is any royal piece of the side to move attacked?"""
+        """Is any royal piece of the side to move attacked (one whose attack matters, :meth:`guarded`)?"""
         them = self.turn ^ 1
-        return any(self.attacked(r, them) for r in self.royals[self.turn])
+        return any(self.attacked(r, them) for r in self.guarded(self.turn))
+
+    def guarded(self, colour: int) -> tuple:
+        """The squares of ``colour``'s royal pieces that may not be left attacked: all of them, but
+        with ``succession`` none while the side has two or more royal pieces and successors."""
+        royals = self.royals[colour]
+        return () if self.t.succession and len(royals) > 1 else royals
 
     def _pinned(self, us: int) -> set:
         """Own pieces that may shield a royal piece (a superset of the pinned ones)."""
@@ -455,6 +461,8 @@ class Position:
         royals = self.royals[us]
         if not royals:
             return moves
+        if self.t.succession and len(royals) > 1:
+            return self._unguarded_moves(moves, royals)
         checked = False
         for r in royals:
             if self.attacked(r, them):
@@ -474,19 +482,42 @@ class Position:
                 self._castlings(r, p, legal)
         return legal
 
-    def is_safe(self, m: Move) -> bool:
-        """Does the (pseudo-legal) move leave every royal piece of the mover unattacked?"""
-        us = self.turn
+    def _unguarded_moves(self, moves: list, royals: tuple) -> list:
+        """Legal moves while checks do not matter (a royal piece and a successor, ``succession``):
+        every move, and castling, which still may not start, pass or end on an attacked square."""
+        them = self.turn ^ 1
+        for r in royals:
+            p = self.board[r]
+            if self.t.castle[p] and not self.attacked(r, them):
+                self._castlings(r, p, moves, lambda m: self._lands_safe(m, them))
+        return moves
+
+    def _lands_safe(self, m: Move, them: int) -> bool:
+        """Is the target of move ``m`` unattacked by ``them`` after the move?"""
         self.make(m)
-        ok = True
-        for r in self.royals[us]:
-            if self.attacked(r, us ^ 1):
-                ok = False
-                break
+        ok = not self.attacked(m[1], them)
         self.unmake()
         return ok
 
-    def _castlings(self, k: int, king: int, out: list) -> None:
+    def is_safe(self, m: Move) -> bool:
+        """Does the (pseudo-legal) move leave every royal piece of the mover unattacked
+        (those whose attack matters, :meth:`guarded`)?"""
+        us = self.turn
+        self.make(m)
+        ok = True
+        royals = self.royals[us]
+        if len(royals) < 2 or not self.t.succession:
+            for r in royals:
+                if self.attacked(r, us ^ 1):
+                    ok = False
+                    break
+        self.unmake()
+        return ok
+
+    def _castlings(self, k: int, king: int, out: list, safe: Callable[[Move], bool] | None = None) -> None:
+        """Add the castling moves of the king ``king`` on ``k``; ``safe`` (default :meth:`is_safe`)
+        judges the position after each."""
+        safe = safe or self.is_safe
         b = self.board
         t = self.t
         F = t.files
@@ -511,7 +542,7 @@ class Position:
             if not self._passage_safe(k, king, dest):
                 continue
             m = Move(k, dest, t.morph_to[king][dest], CASTLE, (partner, dest - side, p & ~2))
-            if self.is_safe(m):
+            if safe(m):
                 out.append(m)
 
     def _passage_safe(self, k: int, king: int, dest: int) -> bool:
@@ -777,6 +808,10 @@ class Position:
         us, them = self.turn, self.turn ^ 1
         if legal is None:
             legal = self.legal_moves()
+        if self.t.extinction:
+            for loser in (us, them):  # both at once: the side that moved wins
+                if self._extinct(loser):
+                    return Outcome("extinction", loser ^ 1)
         if v.baring is not None:
             bare = self._bare_king(us, legal)
             if bare is not None:
@@ -793,6 +828,13 @@ class Position:
                 and v.kings_only_draw()):
             return Outcome("insufficient material", None)
         return None
+
+    def _extinct(self, colour: int) -> bool:
+        """Has ``colour`` lost every piece (on the board and in hand) of one of the extinction types?"""
+        t = self.t
+        have = {t.type_of[p] for p in self.board if p and p & 1 == colour}
+        hand = self.hands[colour]
+        return any(ti not in have and not hand[ti] for ti in t.extinction)
 
     def _bare_king(self, us: int, legal: list) -> Outcome | None:
         mine, theirs = self.material(us), self.material(us ^ 1)

@@ -138,6 +138,9 @@ class Tables:
         self._compile_transforms(v)
         self.no_quiet = [[False] * self.size] * n  # Position.captures: no quiet moves from any square
         self.royal_morphs = self._royal_morphs()
+        # While a side has a royal piece and a successor (or two of either), checks do not matter to it.
+        self.succession = bool(v.succession)
+        self.extinction = tuple(v.extinction)
         self.partner_of = self._castling_partners(v)
         self.fischer = self._fischer_castling(v)
         self.has_initial = [self.valid[c] and _has_initial(v.type(self.type_of[c])) for c in range(n)]
@@ -158,7 +161,7 @@ class Tables:
         c = code(t.index, colour, virgin)
         self.valid[c] = True
         self.type_of[c] = t.index
-        self.royal[c] = t.royal
+        self.royal[c] = t.royal or t.index in v.succession  # successors count with the royal pieces
         self.resets[c] = v.is_pawn_like(t)
         self.letter[c] = t.letter if colour == WHITE else t.letter.lower()
         self.morph_to[c] = self._morphs(v, t, colour)

@@ -1,0 +1,144 @@
+"""Game-parameter rules of the Interactive Diagram: extinction, succession, iron pieces and the
+Lion-trading rules (protected, counterStrike); docs/rules.md says how each is played."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from morphchess import Board, Position, load
+from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
+
+from conftest import assert_make_unmake_exact
+
+
+def texts(pos: Position) -> set[str]:
+    return {move_to_coord(pos, m) for m in pos.legal_moves()}
+
+
+# -- extinction ----------------------------------------------------------------------------
+EXTINCTION = """extinction=KQRBNP promoChoice=QRBNK
+pawn:P:ifmnDfmWfceF::a2-h2
+knight:N:N::b1,g1
+bishop:B:B::c1,f1
+rook:R:R::a1,h1
+queen:Q:Q::d1
+king:K:K::e1
+"""
+
+
+def test_an_extinction_type_is_not_royal_unless_royal_names_it():
+    v = load(EXTINCTION, "extinction")
+    assert not v.warnings and not any(t.royal for t in v.types)
+    named = load("royal=K " + EXTINCTION, "x")
+    assert [t.letter for t in named.types if t.royal] == ["K"]
+    assert load(EXTINCTION.replace("KQRBNP", "R"), "x").type_by_letter("K").royal  # the default stays
+
+
+sf = pytest.importorskip("pyffish")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_extinction_games_against_fairy_stockfish(seed):
+    """Fairy-Stockfish's extinction chess (castling left out): the same moves at every ply, and the
+    game ends by extinction exactly when and as Fairy-Stockfish says."""
+    v = load(EXTINCTION, "extinction")
+    rng = random.Random(seed)
+    ended = 0
+    for _ in range(8):
+        fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+        pos, moves = from_fen(v, fen), []
+        for _ply in range(200):
+            over, value = sf.is_immediate_game_end("extinction", fen, moves)
+            outcome = pos.outcome()
+            assert (outcome is not None and outcome.termination == "extinction") == over, moves
+            if over:
+                assert value < 0 and outcome.winner == pos.turn ^ 1  # the side to move lost
+                ended += 1
+                break
+            mine = {move_to_coord(pos, m): m for m in pos.legal_moves()}
+            assert set(mine) == set(sf.legal_moves("extinction", fen, moves)), moves
+            if outcome or not mine:
+                break
+            captures = [t for t in sorted(mine) if pos.captured(mine[t])]
+            text = rng.choice(captures if captures and rng.random() < 0.7 else sorted(mine))
+            pos.make(mine[text])
+            moves.append(text)
+    assert ended >= 4
+
+
+def _move(pos: Position, text: str):
+    return parse_coord(pos, text)
+
+
+def test_the_side_that_moves_wins_when_both_lose_a_type():
+    v = load("extinction=P\npawn:P:fmWfcF::\nknight:N:N::b1\nking:K:K::e1", "x")
+    pos = from_fen(v, "1n2k3/P7/8/8/8/8/7p/4K3 w - - 0 1")
+    pos.make(_move(pos, "a7b8n"))  # takes nothing of Black's pawns: White has no pawn left
+    assert pos.outcome().termination == "extinction" and pos.outcome().winner == 1
+    pos.unmake()
+    both = from_fen(v, "1p2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    both.make(_move(both, "a7b8n"))  # White's last pawn promotes taking Black's last pawn
+    assert both.outcome().winner == 0
+
+
+def test_pieces_in_hand_keep_a_type_alive():
+    v = load("extinction=N holdingsType=-2\nknight:N:N::b1\nking:K:K::e1", "x")
+    pos = from_fen(v, "4k3/8/8/8/8/8/8/4K3[Nn] w - - 0 1")
+    assert pos.outcome() is None
+    assert from_fen(v, "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1").outcome().winner == 0
+
+
+# -- succession ------------------------------------------------------------------------------
+SUCCESSION = """succession=F
+prince:F:K::d1
+rook:R:R::a1
+king:K:K::e1
+"""
+
+
+@pytest.fixture(scope="module")
+def heirs():
+    v = load(SUCCESSION, "heirs")
+    assert not v.warnings
+    return v
+
+
+def test_with_a_prince_the_king_may_stand_in_check_and_be_taken(heirs):
+    pos = from_fen(heirs, "3fk3/8/8/8/8/8/8/r2FK3 w - - 0 1")  # a1 rook checks nothing yet
+    assert pos.guarded(0) == () and not pos.in_check()
+    pos = from_fen(heirs, "3fk3/8/8/8/8/8/r7/3FK3 w - - 0 1")
+    assert {"e1e2", "d1c2"} <= texts(pos)  # both may step onto the rook's rank
+    checked = from_fen(heirs, "3fk3/8/8/8/8/8/8/4K1rF w - - 0 1")
+    assert checked.attacked(checked.variant.square("e1"), 1) and not checked.in_check()
+    assert {"h1h2", "e1f1", "e1e2", "h1g1"} <= texts(checked)  # the check may be ignored
+    lone = from_fen(heirs, "3fk3/8/8/8/8/8/8/4K1r1 w - - 0 1")
+    assert lone.in_check() and "e1f1" not in texts(lone) and "e1e2" in texts(lone)
+
+
+def test_the_prince_takes_over_when_the_king_is_taken(heirs):
+    pos = from_fen(heirs, "3fk3/8/8/8/8/8/8/r3K2F b - - 0 1")
+    before, h, royals = to_fen(pos), pos.hash, pos.royals
+    pos.make(_move(pos, "a1e1"))
+    assert pos.royals[0] == (pos.variant.square("h1"),) and pos.guarded(0) == pos.royals[0]
+    assert pos.in_check()  # the rook on e1 attacks h1 along the rank: the prince is royal now
+    assert texts(pos) == {"h1g2", "h1h2"}  # not g1, which the rook attacks
+    made = pos.hash
+    pos.refresh()
+    assert pos.hash == made
+    pos.unmake()
+    assert (to_fen(pos), pos.hash, pos.royals) == (before, h, royals)
+    assert_make_unmake_exact(pos)
+
+
+def test_a_lone_prince_is_checkmated(heirs):
+    pos = from_fen(heirs, "3fk3/8/8/8/8/8/r7/1r5F w - - 0 1")
+    assert pos.royals[0] == (pos.variant.square("h1"),) and not pos.legal_moves()
+    assert pos.outcome().termination == "checkmate" and pos.outcome().winner == 1
+
+
+def test_a_king_in_check_with_a_prince_is_written_and_read(heirs):
+    board = Board(heirs, fen="3fk2R/8/8/8/8/8/8/3FK3 w - - 0 1")  # Black's king attacked, White to move
+    assert board.position.attacked(board.variant.square("e8"), 0)
+    assert Board(heirs, fen=board.fen()).fen() == board.fen()
