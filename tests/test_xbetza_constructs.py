@@ -129,3 +129,47 @@ def test_tamerlane_ii_now_stops_at_the_kings_swap():
     with pytest.raises(VariantError) as e:
         load((DEFINITIONS / "tamerlane-ii.txt").read_text(), "tamerlane-ii")
     assert "piece 'king'" in str(e.value) and "'KdU'" in str(e.value)
+
+
+# -- the piece without moves against Fairy-Stockfish ------------------------------------------------
+
+OFFERING = """
+files=9 ranks=9 promoZone=0 royal=K
+pawn:P:fsmWfcF:pawn:a3,c3,e3,g3,i3
+king:K:K:king:e1
+offering:O:-:fish:e2
+shaman:S:FvW:s:c1,g1
+vulture:V:N:knight:b1,h1
+serpent:R:R:rook:a1,i1
+jaguar:J:KN:j:d1
+divine king:D:Q2:d:f1
+"""
+
+OFFERING_FSF = """[mcoffering:chess]
+maxRank = 9
+maxFile = 9
+promotionRank = 9
+castling = false
+pawn = -
+knight = -
+bishop = -
+queen = -
+customPiece1 = p:fsmWfcF
+customPiece2 = o:
+customPiece3 = s:FvW
+customPiece4 = v:N
+customPiece5 = j:KN
+customPiece6 = d:Q2
+startFen = rvsjkdsvr/4o4/p1p1p1p1p/9/9/9/P1P1P1P1P/4O4/RVSJKDSVR w - - 0 1
+"""
+
+
+def test_offering_without_moves_against_fairy_stockfish():
+    """Chak's pieces (without its promotions, second royal piece and altar) with the offering ``-``."""
+    sf = pytest.importorskip("pyffish")
+    from test_perft_fairy import random_games_then_perft, walk
+
+    sf.load_variant_config(OFFERING_FSF)
+    v = load(OFFERING, "mcoffering")
+    assert walk(Position(v), "mcoffering", sf.start_fen("mcoffering"), [], 2) > 0
+    random_games_then_perft(v, "mcoffering", 2, (16, 40))
