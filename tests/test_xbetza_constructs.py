@@ -1,5 +1,6 @@
 """The XBetza constructs of issue 13 in play: crooked (``z``) and circular (``q``) rides, ``z``/``q``
-on later legs, the piece without moves (``-``), and the refusals of ``t u w x``.
+on later legs, the piece without moves (``-``), ``u`` right after a capturing leg (the ID's hop over
+a friend or an enemy only), and the refusals of ``t w x`` and of every other ``u``.
 
 The walker checks follow tests/test_xbetza_walker.py: in random games of a variant full of the new
 pieces, generated captures, attack detection and make/unmake agree with the plain move list.
@@ -19,7 +20,7 @@ from morphchess import BetzaError, Position, VariantError, load
 from morphchess.betza import parse
 from morphchess.move import Kind
 from morphchess.pieces import is_own
-from test_xbetza_moves import checks, moves
+from test_xbetza_moves import checks, moves, position
 
 from conftest import assert_make_unmake_exact
 
@@ -101,8 +102,22 @@ def test_ranges_limit_crooked_and_circular_rides():
     assert moves("czB", "e7=p d6=P") == {"e7"}     # capture only, at the end of a crooked path
 
 
+def test_u_after_a_capturing_leg_hops_over_a_friend_or_an_enemy_only():
+    """The ID reads ``dau``/``cau`` as a hop over a friend / an enemy only (the piece taken is put
+    back where it stood): a cannon whose screen must be its own piece, or an enemy."""
+    rook = {"e1", "e2", "e3", "e4", "e6", "a5", "b5", "c5", "d5", "f5", "g5", "h5", "i5"}
+    assert moves("mRdaufcR", "e7=P e9=p") == rook | {"e9"}
+    assert moves("mRdaufcR", "e7=p e9=p") == rook
+    assert moves("mRcaufcR", "e7=p e9=p") == rook | {"e9"}
+    assert moves("mRcaufcR", "e7=P e9=p") == rook
+    assert checks("mRdaufcR", "a2=K e1=X e3=P e9=k") and not checks("mRdaufcR", "a2=K e1=X e3=p e9=k")
+    v, pos = position("mRdaufcR", "e7=P e9=p")
+    assert_make_unmake_exact(pos)
+
+
 @pytest.mark.parametrize("text,named", [
-    ("tpR", "'t'"), ("ucR", "unload 'u'"), ("afudQ", "unload 'u'"), ("xaN", "'x'"), ("xK", "borrowing"),
+    ("tpR", "'t'"), ("ucR", "unload 'u'"), ("afudQ", "unload 'u'"), ("maucK", "unload 'u'"),
+    ("xaN", "'x'"), ("xK", "borrowing"),
     ("wW", "'w'"), ("pzB", "crooked"), ("nqN", "crooked or circular"), ("ozR", "crooked"),
     ("zqB", "'zq'"), ("zU", "universal"), ("zafW", "first leg"), ("aafzK", "either way"),
 ])

@@ -79,7 +79,8 @@ class Leg:
     0..7 (0 straight ahead, then clockwise in 45 degree steps): absolute (White's view) on
     the first leg, relative to the previous leg's direction on later legs.  ``modes``:
     ``m`` end on an empty square, ``c`` on an enemy (captured), ``d`` on a friend
-    (captured), ``p`` on any piece (hopped over, stays), ``k`` check only (final leg).
+    (captured), ``p`` on any piece (hopped over, stays), ``E``/``F`` on an enemy / a friend
+    (hopped over: the ID's ``cau``/``dau``), ``k`` check only (final leg).
     ``skip`` squares are passed whatever stands there (``j`` on unit atoms); ``hurdle``:
     the square halfway must be occupied (``j`` on longer leaps), ``lame``: empty (``n``);
     ``wrap``: the board is a cylinder (``o``).
@@ -140,16 +141,17 @@ _SHORTCUTS = {"K": (("W", False), ("F", False)), "R": (("W", True),),
               "B": (("F", True),), "Q": (("W", True), ("F", True))}
 _UNIVERSAL = 25  # U, the universal leaper, reaches every square of a board up to 26x26
 _DIRECTION_LETTERS = "fblrvsh"
-_MODE_LETTERS = "mceindkpgyjoazq"
+_MODE_LETTERS = "mceindkpgyjoazqu"
 _VERTICAL = "fbv"
 _HORIZONTAL = "lrs"
 _UNSUPPORTED = {
     "t": "'t' (XBoard's friendly-only hop and tame piece; the Interactive Diagram does not read it)",
-    "u": "unload 'u' (the captured piece reappears where the leg started: a swap or displacement, a move "
-         "kind the core does not have)",
     "w": "modifier 'w' (no meaning in the XBetza documentation)",
     "x": "move induction and borrowing 'x' (moves that depend on the piece on the square reached)",
 }
+_UNLOAD = ("unload 'u' (the captured piece reappears where the leg started: a swap or displacement, a move "
+           "kind the core does not have) is not supported; only right after a capturing leg ('cau', 'dau': a "
+           "hop over an enemy or a friend only) is it read")
 _BENT_MODES = "mcdikzq"  # what a one-leg crooked or circular move may carry besides directions
 # Rotation matrices (x' = a x + b y, y' = c x + d y) of the eight directions, clockwise from ahead.
 _ROT = ((1, 0, 0, 1), (0, 1, 1, 0), (0, 1, -1, 0), (1, 0, 0, -1),
@@ -363,7 +365,8 @@ def parse(text: str) -> PieceMoves:
 
 
 def _modes(mods: str) -> str:
-    return "".join(c for c in mods if c in "mcdkpgye")
+    """The modality letters of ``mods``; ``E``/``F``: hop over an enemy / a friend only (``cau``, ``dau``)."""
+    return "".join(c for c in mods if c in "mcdkpgyeEF")
 
 
 class _Collector:
@@ -399,6 +402,8 @@ class _Collector:
         if len(groups) > 1:
             self.chain([(g, u) for g in groups], u.pos)
             return
+        if "u" in u.mods:
+            self.fail(u.pos, _UNLOAD)
         if "z" in u.mods or "q" in u.mods:
             self.bent(u)
             return
@@ -482,8 +487,22 @@ class _Collector:
         if "z" in parts[0][0] or "q" in parts[0][0]:
             self.fail(parts[0][1].pos, "crooked or circular 'z'/'q' on the first leg of a multi-leg move "
                                        "is not supported")
-        for variant, side in self._sided(parts):
+        for variant, side in self._sided(self._unloads(parts)):
             self._chain(variant, pos, stops, outward, side)
+
+    def _unloads(self, parts: list[tuple[str, _Unit]]) -> list[tuple[str, _Unit]]:
+        """``u`` right after a capturing leg (``cau``, ``dau``) puts the piece taken back where it
+        stood: as in the ID, that leg hops over an enemy (``E``) or a friend (``F``) only.  Any
+        other ``u`` (a true unload) is refused."""
+        out: list[tuple[str, _Unit]] = []
+        for mods, u in parts:
+            if "u" in mods:
+                if not out or not set(out[-1][0]) & set("cd"):
+                    self.fail(u.pos, _UNLOAD)
+                out[-1] = (out[-1][0].replace("c", "E").replace("d", "F"), out[-1][1])
+                mods = mods.replace("u", "")
+            out.append((mods, u))
+        return out
 
     def _sided(self, parts: list[tuple[str, _Unit]]) -> list[tuple[list[tuple[str, _Unit]], str]]:
         """The variants of a multi-leg move with ``z``/``q`` on later legs, each with its letters

@@ -434,7 +434,7 @@ class Position:
                     if "m" in modes:
                         self._legs(p, origin, legs, i + 1, s, dd, taken, out, quiet, attack)
                 else:
-                    if "p" in modes:
+                    if "p" in modes or ("E" if (q & 1) != us else "F") in modes:  # E/F: enemy/friend hurdles only
                         self._legs(p, origin, legs, i + 1, s, dd, taken, out, quiet, attack)
                     if s not in taken and ("c" in modes if (q & 1) != us else "d" in modes):
                         self._legs(p, origin, legs, i + 1, s, dd, taken + (s,), out, quiet, attack)
