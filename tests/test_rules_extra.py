@@ -4,6 +4,7 @@ Lion-trading rules (protected, counterStrike); docs/rules.md says how each is pl
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +143,74 @@ def test_a_king_in_check_with_a_prince_is_written_and_read(heirs):
     board = Board(heirs, fen="3fk2R/8/8/8/8/8/8/3FK3 w - - 0 1")  # Black's king attacked, White to move
     assert board.position.attacked(board.variant.square("e8"), 0)
     assert Board(heirs, fen=board.fen()).fen() == board.fen()
+
+
+# -- iron pieces and the Lion-trading rules -------------------------------------------------------
+def test_iron_pieces_are_never_captured():
+    v = load("iron=N\nknight:N:N::b1\nlion:L:KNADcaKcabK::d1\nrook:R:R::a1\nking:K:K::e1", "iron")
+    assert not v.warnings
+    pos = from_fen(v, "4k3/8/8/3nl3/3L4/8/8/R3K3 w - - 0 1")
+    moves = texts(pos)
+    assert "d4d5" not in moves and "d4e5" in moves  # the knight stays, the lion may be taken
+    assert not any(t.startswith("d4d5,") for t in moves)  # not on a lion's way either
+    assert "d4e5,e5e6" in moves
+
+
+ELVEN = Path(__file__).with_name("definitions").joinpath("elven-chess.txt").read_text()
+
+
+@pytest.fixture(scope="module")
+def elven():
+    v = load(ELVEN, "elven-chess")
+    assert not v.warnings  # protected=9 and counterStrike=9 (the Warlock) are played
+    return v
+
+
+def test_a_warlock_may_not_take_a_warlock_that_can_be_taken_back(elven):
+    free = from_fen(elven, "9k/10/10/10/4w5/10/4W5/10/10/K9 w - - 0 1")
+    assert "e4e6" in texts(free)
+    guarded = from_fen(elven, "9k/10/10/3p6/4w5/10/4W5/10/10/K9 w - - 0 1")
+    assert "e4e6" not in texts(guarded)
+    igui = from_fen(elven, "9k/10/10/10/3p6/4w5/4W5/10/10/K9 w - - 0 1")
+    assert "e4e5" not in texts(igui) and "e4e5,e5e4" in texts(igui)  # taking and stepping back is safe
+    pinned = from_fen(elven, "10/10/10/R2p2k3/4w5/10/4W5/10/10/K9 w - - 0 1")  # the pawn may not take back
+    assert "e4e6" not in texts(pinned)
+    queen = from_fen(elven, "9k/10/10/3p6/4w5/10/4Q5/10/10/K9 w - - 0 1")
+    assert "e4e6" in texts(queen)  # only warlocks are held back
+
+
+def test_after_a_warlock_falls_to_another_piece_no_warlock_may_be_taken_at_once(elven):
+    pos = from_fen(elven, "B6r2/9k/10/10/4w5/2N4W2/10/10/10/K9 w - - 0 1")
+    pos.make(parse_coord(pos, "c5e6"))
+    moves = texts(pos)
+    assert "h10h5" not in moves and "h10a10" in moves
+    assert_make_unmake_exact(pos)  # the ban is in the hash
+    banned = pos.hash
+    pos.make(parse_coord(pos, "h10h9"))
+    pos.make(parse_coord(pos, "a1a2"))
+    assert "h9h5" in texts(pos)  # one move only
+    pos.unmake()
+    pos.unmake()
+    assert pos.hash == banned
+    again = from_fen(elven, to_fen(pos))
+    assert "h10h5" in texts(again)  # position text has no history: no ban
+    assert again.hash != pos.hash
+
+
+def test_elven_games_make_and_unmake_exactly(elven):
+    """Random Elven Chess games that trade warlocks when they can: every move keeps the hash."""
+    rng = random.Random(3)
+    struck = 0
+    for _ in range(4):
+        pos = Position(elven)
+        for _ply in range(60):
+            legal = pos.legal_moves()
+            if not legal or pos.outcome(legal) is not None:
+                break
+            assert_make_unmake_exact(pos)
+            diff = pos.hash ^ from_fen(elven, to_fen(pos)).hash  # position text has no history
+            assert diff in (0, pos.t.zob_strike)  # only a counter-strike ban tells them apart
+            struck += diff != 0
+            warlocks = [m for m in legal if pos.t.counter[pos.captured(m)]]
+            pos.make(rng.choice(warlocks or legal))
+    assert struck > 0

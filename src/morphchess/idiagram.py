@@ -534,8 +534,7 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
                    "scripts; rules it adds there (script functions such as BadZone or WeirdPromotion) or "
                    "only in its prose are not played; check the page")
     out += [f"{key}={params[key]}: {what} is not enforced" for key, what in (
-        ("protected", "the Lion-trading rule (protected)"), ("counterStrike", "the counter-strike rule"),
-        ("iron", "iron pieces (cannot be captured)"), ("antiTrade", "the anti-trade rule"),
+        ("antiTrade", "the anti-trade rule"),
         ("castleFlip", "flipped castling"), ("autoGate", "gating"),
         ("zonal", "piece confinement")) if key in params]
     return out

@@ -119,7 +119,7 @@ class Position:
                 h ^= t.zob_hand(colour, ti, n)
         self.royals = (tuple(roy[0]), tuple(roy[1]))
         self.rights = self.castle_key()
-        self.hash = h ^ self.rights
+        self.hash = h ^ self.rights ^ (t.zob_strike if t.counter_strike and self._struck() else 0)
 
     def castle_key(self) -> int:
         """Hash part of the castling rights: an unmoved castling king and an unmoved partner."""
@@ -367,7 +367,51 @@ class Position:
                     for to, ms in t.drop_moves(ti * 4 + us):
                         if not b[to]:
                             out += ms
+        if t.capture_rules:
+            out = self._capture_rules(out)
         return out
+
+    def _capture_rules(self, moves: list) -> list:
+        """The moves that iron pieces, the counter-strike rule and the protected rule leave."""
+        t = self.t
+        moves = [m for m in moves if not self._takes(m, t.iron)]
+        if self._struck():
+            moves = [m for m in moves if not self._takes(m, t.counter)]
+        return [m for m in moves if not t.protected[self.board[m[0]]] or not self._trades_protected(m)]
+
+    def _takes(self, m: Move, flags: list) -> bool:
+        """Does move ``m`` capture a piece whose code ``flags`` marks?"""
+        b = self.board
+        kind = m[3]
+        if kind is LEGS:
+            return any(flags[b[x]] for x in m[4]) or (m[1] != m[0] and flags[b[m[1]]])
+        if kind is EN_PASSANT:
+            return flags[b[m[4][0]]]
+        return kind is not CASTLE and kind is not TRANSFORM and kind is not DROP and flags[b[m[1]]]
+
+    def _trades_protected(self, m: Move) -> bool:
+        """The protected rule: does a piece of a protected type take one of a protected type and
+        stand where the opponent could take it back (pins and checks aside)?"""
+        if not self._takes(m, self.t.protected):
+            return False
+        self.make(m)
+        exposed = self.attacked(m[1], self.turn)
+        self.unmake()
+        return exposed
+
+    def _struck(self) -> bool:
+        """The counter-strike rule: did the last move take a counterStrike piece with a piece of
+        another type (then no counterStrike piece may be taken now)?"""
+        entry = self._stack[-1] if self._stack else None
+        if entry is None or entry[0] is None or entry[11] is CASTLE:
+            return False
+        taken = (entry[2][0],) + entry[2][1] if entry[11] is LEGS else (entry[2],)
+        return self._strikes(entry[1], taken)
+
+    def _strikes(self, piece: int, taken: tuple) -> bool:
+        """Does ``piece``, taking the codes ``taken``, start a counter-strike ban?"""
+        counter = self.t.counter
+        return not counter[piece] and any(counter[c] for c in taken)
 
     def _more(self, p: int, sq: int, more: tuple, quiet: bool, out: list) -> None:
         """The moves of modal riders, hoppers and multi-leg paths of piece ``p`` on ``sq``."""
@@ -660,6 +704,8 @@ class Position:
                 h = self._to_hand(h, (cap,) + victims)
             if any(royal[x] for x in victims):
                 self._rescan_royals()
+            if t.counter_strike and self._struck() != self._strikes(piece, (cap,) + victims):
+                h ^= t.zob_strike  # a ban ends or begins
         if us == BLACK:
             self.fullmove += 1
         self.turn = us ^ 1
@@ -736,9 +782,10 @@ class Position:
     def make_null(self) -> None:
         """Pass the turn (the search's null move); :meth:`unmake` takes it back."""
         ep = self.ep
+        struck = self.t.counter_strike and self._struck()
         self._stack.append((None, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands, 0, 0, None,
                             ()))
-        self.hash ^= self.t.zob_side ^ (ep[2] if ep else 0)
+        self.hash ^= self.t.zob_side ^ (ep[2] if ep else 0) ^ (self.t.zob_strike if struck else 0)
         self.ep = None
         self.halfmove = 0
         if self.turn == BLACK:

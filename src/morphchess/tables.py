@@ -149,7 +149,9 @@ class Tables:
         self.complex_attacks = any(t.moves.hops or t.moves.paths for t in v.types)
         self._hands(v)
         # Position.make's rare steps: hands, multi-leg moves, promotions from the hand
-        self.special_make = self.to_hand or bool(self._hand_promotions) or any(t.moves.paths for t in v.types)
+        self._capture_rules(v)
+        self.special_make = (self.to_hand or bool(self._hand_promotions) or any(t.moves.paths for t in v.types)
+                             or bool(v.counter_strike))
         self.att = [_table(self.size, lambda sq, colour=colour: self._attackers(colour, sq))
                     for colour in (WHITE, BLACK)]
         self.ep_sources = [_table(self.size, lambda sq, colour=colour: self._ep_sources(colour, sq))
@@ -443,6 +445,16 @@ class Tables:
             if ps in standard and kings and movers & {standard[ps][0], standard[kings[0]][0]}:
                 out[(colour, rank, side)] = (code(standard[ps][0], colour), kings[0] % v.files)
         return out
+
+    def _capture_rules(self, v: Variant) -> None:
+        """Per code: ``iron`` (cannot be captured), ``counter`` (counterStrike) and ``protected``
+        types; ``capture_rules``: does the variant have any of them (Position._walk's last filter)."""
+        self.iron, self.counter, self.protected = (
+            [self.valid[c] and self.type_of[c] in types for c in range(self.ncodes)]
+            for types in (v.iron, v.counter_strike, v.protected))
+        self.capture_rules = bool(v.iron or v.counter_strike or v.protected)
+        self.counter_strike = bool(v.counter_strike)
+        self.zob_strike = random.Random(0x73747269).getrandbits(64)  # hash part of a counter-strike ban
 
     # -- hands and drops --------------------------------------------------------
     def _hands(self, v: Variant) -> None:
