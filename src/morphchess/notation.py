@@ -14,7 +14,8 @@ Position text is FEN with these generalisations (``docs/notation.md``):
 
 Coordinate move text (spec section 9): ``e2e4``, ``e8e9q`` (promotion),
 ``c1c1n`` (transformation), ``P@e4`` (drop), ``e4f5,f5e6`` (a multi-leg move,
-leg by leg to each square it captures on); castling is the king's move.
+leg by leg to each square it captures on); castling is the king's move, Fischer castling
+(shuffled arrays) the king taking its partner (``b1a1``).
 """
 
 from __future__ import annotations
