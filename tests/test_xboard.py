@@ -4,18 +4,32 @@ import io
 import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
+from pathlib import Path
 
 import chess
 import chess.engine
 import pytest
 
+from morphchess import load
 from morphchess.board import Board
 from morphchess.engine.match import run_match
 from morphchess.protocol import Output
 from morphchess.variants import builtin, names
-from morphchess.xboard import XboardEngine, main, move_text, parse_move, piece_to_char, setup_commands, xboard_betza
+from morphchess.xboard import (
+    XboardEngine,
+    hand_types,
+    main,
+    move_text,
+    parse_move,
+    piece_to_char,
+    setup_commands,
+    xboard_betza,
+)
+from test_xbetza_drops import DEFINITION as CRAZYHOUSE
+from test_xbetza_shogi import DEFINITION as MINISHOGI
 
 from protocol_support import ENGINE, Session, engine_command
 
@@ -52,6 +66,42 @@ def test_engine_defined_variant_commands():
     assert "piece K& KisO3" in lines
     assert xboard_betza("FAGAY") == "FAGjjjF" and xboard_betza("WDHWX") == "WDHjjjW" and xboard_betza("fNX") == ""
     assert piece_to_char(builtin("polymorph")) == "PNBRQAGKpnbrqagk"
+
+
+@pytest.fixture
+def crazyhouse_file(tmp_path):
+    path = tmp_path / "mczh.txt"
+    path.write_text(CRAZYHOUSE.format(hand=":1"))
+    return path
+
+
+def test_hands_are_xboard_holdings():
+    """The types that can be in a hand come first in the piece table (XBoard numbers its holdings
+    so), the board size counts them, and hands that only feed promotions stay out."""
+    mini = load(MINISHOGI, "mini")
+    assert [t.letter for t in hand_types(mini)] == ["P", "S", "B", "R", "G"]  # promoted types never reach a hand
+    table = piece_to_char(mini)
+    assert max(table.index(c) for c in "PSBRG") < min(table.index(c) for c in "TUHD")
+    assert setup_commands(mini, Board(mini).fen())[0].endswith(" 5x5+5_fairy rbsgk/4p/5/P4/KGSBR[] w - - 0 1")
+    gross = load((Path(__file__).parent / "definitions" / "gross-chess.txt").read_text(), "gross")
+    assert hand_types(gross) == [] and "[" in Board(gross).fen()
+    setup = setup_commands(gross, Board(gross).fen())[0]
+    assert "+0_fairy" in setup and "[" not in setup
+
+
+def test_drops_through_the_protocol(crazyhouse_file):
+    """Drops in and out as ``N@e4``; lifting a piece from a holdings slot marks its drop squares."""
+    s = Session(main)
+    s.send("protover 2", f"option VariantFile={crazyhouse_file}")
+    assert s.expect("setup (").endswith(" 8x8+5_fairy rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1")
+    s.send("new", "force", "lift j2")  # White's holdings, slot 1: the knight
+    assert s.expect("highlight ") == "highlight 8/8/yyyyyyyy/yyyyyyyy/yyyyyyyy/yyyyyyyy/8/8"
+    s.send("usermove N@e4", "lift _7")  # Black's knight slot, now Black to move
+    assert s.expect("highlight ") == "highlight 8/8/yyyyyyyy/yyyyyyyy/yyyy1yyy/yyyyyyyy/8/8"
+    s.send("usermove N@e4", "setboard 7k/6pp/8/8/8/8/8/6K1[Q] w - - 0 1", "sd 2", "go")
+    assert re.fullmatch(r"move Q@[a-f]8", s.expect("move "))  # back-rank mate by a dropped queen
+    assert s.expect("1-0") == "1-0 {White wins by checkmate (1-0)}"
+    s.close()
 
 
 def test_morphs_are_written_as_promotions():
@@ -162,3 +212,25 @@ def test_xboard_plays_a_crossroads_game(tmp_path):
     assert outcome is not None and len(board.move_stack) > 4
     game = pgn.read_text()
     assert f'[Result "{outcome.result()}"]' in game and "=Z" in game  # morphs shown as promotions
+
+
+@pytest.mark.skipif(not (_xboard() and shutil.which("xvfb-run")),
+                    reason="XBoard and xvfb-run are not installed (apt-get install xboard xvfb)")
+def test_xboard_plays_a_drop_game(tmp_path, crazyhouse_file):
+    """XBoard runs a game of a crazyhouse definition (``morphchess xboard FILE``) between two morphchess
+    engines, the variant selected by its name (``-variant mczh``): XBoard takes the holdings from the setup, and the
+    engines' drops replay legally to the end of the game."""
+    debug = tmp_path / "xboard.debug"
+    engine = f"{engine_command('xboard')} {shlex.quote(str(crazyhouse_file))}"
+    subprocess.run(["xvfb-run", "-a", _xboard(), "-fcp", engine, "-scp", engine, "-variant", "mczh",
+                    "-matchGames", "1", "-searchDepth", "1", "-tc", "5",
+                    "-testLegality", "false", "-debug", "-nameOfDebugFile", str(debug), "-xexit"],
+                   cwd=tmp_path, timeout=240, capture_output=True, check=False)
+    log = debug.read_text(errors="replace")
+    assert "8x8+5_fairy" in log
+    board = Board(load(crazyhouse_file.read_text(), "mczh"))
+    moves = re.findall(r"<(?:first|second) *: move (\S+)", log)
+    for text in moves:
+        board.push(parse_move(board, text))
+    assert len(moves) > 10 and any("@" in m for m in moves) and "Illegal move" not in log
+    assert re.search(r">first : result (1-0|0-1|1/2-1/2)", log)  # a claim, or XBoard's adjudication

@@ -30,9 +30,9 @@ from .protocol import (
     variant_of,
     warm_up,
 )
-from .variant import Variant
+from .variant import BLACK, WHITE, PieceType, Variant
 
-__all__ = ["XboardEngine", "main", "piece_to_char", "xboard_betza", "move_text", "setup_commands"]
+__all__ = ["XboardEngine", "main", "piece_to_char", "hand_types", "xboard_betza", "move_text", "setup_commands"]
 
 # XBoard 4.9's piece types (its ChessSquare order) by the image names of definitions; the others get
 # spare types without special behaviour (not Lance, Falcon, Cobra or Lion).
@@ -45,19 +45,40 @@ def xboard_name(variant: Variant) -> str:
     return "normal" if variant.name == "chess" else variant.name
 
 
+def hand_types(variant: Variant) -> list[PieceType]:
+    """The types that can be in a hand and dropped (XBoard's holdings), in definition order: none
+    unless the variant drops; the types in hand at the start and, where captures go to the
+    capturer's hand (``holdingsType`` < 0), every type a captured piece becomes there."""
+    if not variant.drops:
+        return []
+    found = {i for hand in variant.holdings for i, n in hand.items() if n}
+    for t in variant.types:
+        goes = variant.to_hand(t.index, WHITE) if not t.royal else None
+        if goes:
+            found.add(goes[1])
+    return [t for t in variant.types if t.index in found]
+
+
 def piece_to_char(variant: Variant) -> str:
-    """XBoard's piece-to-char table for a variant: one letter (or '.') per XBoard type, King last."""
+    """XBoard's piece-to-char table for a variant: one letter (or '.') per XBoard type, King last.
+
+    XBoard numbers its holdings by the order of the types in this table, so the types that can be
+    in a hand (:func:`hand_types`) come before all others."""
     royal = [t for t in variant.types if t.royal]
     king = next((t for t in royal if t.letter == "K"), royal[0] if royal else None)
+    first = hand_types(variant)
     slots: dict[int, str] = {}
     spare = iter(SPARE_SLOTS)
-    for t in variant.types:
-        if t is king:
-            continue
-        slot = IMAGE_SLOT.get(t.image)
-        if slot is None or slot in slots:
-            slot = next(spare)
-        slots[slot] = t.letter
+    floor = -1
+    for group in (first, [t for t in variant.types if t not in first]):
+        for t in group:
+            if t is king:
+                continue
+            slot = IMAGE_SLOT.get(t.image)
+            if slot is None or slot in slots or slot <= floor:
+                slot = next(s for s in spare if s > floor)
+            slots[slot] = t.letter
+        floor = max(slots, default=-1)
     white = "".join(slots.get(i, ".") for i in range(max(slots, default=0) + 1)) + (king.letter if king else ".")
     return white + white.lower()
 
@@ -78,14 +99,33 @@ def xboard_betza(betza: str) -> str:
 
 
 def setup_commands(variant: Variant, fen: str) -> list[str]:
-    """The ``setup`` and ``piece`` commands that define an engine-defined variant to XBoard."""
-    lines = [f"setup ({piece_to_char(variant)}) {variant.files}x{variant.ranks}+0_fairy {fen}"]
+    """The ``setup`` and ``piece`` commands that define an engine-defined variant to XBoard; the
+    board size carries the number of holdings slots (``9x9+7_fairy``) in a drop variant.  Hands
+    that only feed promotions (``holdingsType`` > 0) are left out of the position text."""
+    holdings = len(hand_types(variant))
+    if not holdings:
+        fen = re.sub(r"\[[^\]]*\]", "", fen, count=1)
+    lines = [f"setup ({piece_to_char(variant)}) {variant.files}x{variant.ranks}+{holdings}_fairy {fen}"]
     for t in variant.types:
         betza = xboard_betza(t.betza)
         if not variant.en_passant:  # the definition switched 'e' captures off
             betza = re.sub(r"e(?=[a-z]*[A-Z])", "", betza)
         lines.append(f"piece {t.letter}& {betza}")
     return lines
+
+
+def holdings_square(variant: Variant, name: str) -> tuple[int, int] | None:
+    """(colour, slot) of a square of XBoard's holdings as ``lift`` names it (White's column right of
+    the board, Black's two files left of it, slot 0 nearest its owner), None for other names."""
+    m = re.fullmatch(r"(.)(\d+)", name)
+    if not m:
+        return None
+    f, r = ord(m[1]) - ord("a"), int(m[2]) - 1
+    if f == variant.files + 1:
+        return WHITE, r
+    if f == -2:
+        return BLACK, max(variant.ranks, len(hand_types(variant))) - 1 - r
+    return None
 
 
 def move_text(move: Move) -> str:
@@ -128,11 +168,12 @@ def colour_fen(variant: Variant, marks: dict[int, str]) -> str:
 class XboardEngine:
     """The state of one CECP session."""
 
-    def __init__(self, out: Output) -> None:
+    def __init__(self, out: Output, variant_file: str | None = None) -> None:
         self.out = out
         self.calls: queue.Queue = queue.Queue()  # the search's results, carried out by the main loop
         self.thinker = Thinker()
-        self.variant_file = ""
+        # the command line's or option VariantFile's definition file
+        self.file_variant: Variant | None = variant_of(variant_file) if variant_file else None
         self.variant = variant_of("chess")
         self.board = Board(self.variant)
         self.engine_side: int | None = None   # None: force mode
@@ -172,27 +213,35 @@ class XboardEngine:
         return True
 
     def cmd_protover(self, _rest) -> None:
-        variants = ",".join(xboard_name(variant_of(n)) for n in builtin_names())
         self.out("feature done=0")
-        self.out(f'feature myname="{ENGINE_NAME}" variants="{variants}" setboard=1 usermove=1 ping=1 playother=1 '
-                 "time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 san=0 highlight=1 debug=1")
+        self.out(f'feature myname="{ENGINE_NAME}" {self._variants_feature()} setboard=1 usermove=1 ping=1 '
+                 "playother=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 san=0 highlight=1 debug=1")
         self.out('feature option="VariantFile -file "')
         self.out("feature done=1")
 
+    def _variants_feature(self) -> str:
+        """The ``variants`` feature: the built-in variants and, once loaded, the definition file's
+        variant under its own name (XBoard's ``-variant NAME`` then selects it)."""
+        names = [xboard_name(variant_of(n)) for n in builtin_names()]
+        if self.file_variant:
+            names.append(xboard_name(self.file_variant))
+        return f'variants="{",".join(names)}"'
+
     def cmd_new(self, _rest) -> None:
         self._cancel()
-        self.variant = variant_of(self.variant_file or "chess")
+        self.variant = self.file_variant or variant_of("chess")
         self.board = Board(self.variant)
         self.engine_side = 1
         self.depth = None
         self.analyzing = False
-        if self.variant_file:
+        if self.file_variant:
             self._define_variant()
 
     def cmd_variant(self, rest: list[str]) -> None:
         name = rest[0] if rest else "normal"
         self._cancel()
-        self.variant = variant_of("chess" if name == "normal" else name)
+        own = self.file_variant if self.file_variant and name == xboard_name(self.file_variant) else None
+        self.variant = own or variant_of("chess" if name == "normal" else name)
         self.board = Board(self.variant)
         if name != "normal":
             self._define_variant()
@@ -206,11 +255,12 @@ class XboardEngine:
         name, _, value = " ".join(rest).partition("=")
         if name.strip() != "VariantFile":
             raise ProtocolError(f"unknown option {name.strip()!r}")
-        self.variant_file = value.strip()
-        if self.variant_file:
+        self.file_variant = variant_of(value.strip()) if value.strip() else None
+        if self.file_variant:
             self._cancel()
-            self.variant = variant_of(self.variant_file)
+            self.variant = self.file_variant
             self.board = Board(self.variant)
+            self.out(f"feature {self._variants_feature()}")
             self._define_variant()
 
     def cmd_force(self, _rest) -> None:
@@ -311,13 +361,19 @@ class XboardEngine:
         self.post = False
 
     def cmd_lift(self, rest: list[str]) -> None:
-        """Mark where the piece on a square may go: yellow, red for captures, magenta for a promotion
-        choice, blue for a morph (its new type is the forced choice, sent on ``put``)."""
-        sq = self.variant.square(rest[0])
+        """Mark where the piece on a square (or in a holdings slot) may go: yellow, red for captures,
+        magenta for a promotion choice, blue for a morph (its new type is the forced choice, sent on ``put``)."""
+        held = holdings_square(self.variant, rest[0]) if rest else None
+        hand = hand_types(self.variant)
+        if held is not None:
+            letter = hand[held[1]].letter if held[1] < len(hand) and held[0] == self.board.turn else None
+            picked = [m for m in self.board.legal_moves if m.is_drop and m.new_piece.upper() == letter]
+        else:
+            sq = self.variant.square(rest[0])
+            picked = [m for m in self.board.legal_moves
+                      if m.from_square == sq and not m.is_transformation and not m.is_drop]
         marks, self.lifted = {}, {}
-        for m in self.board.legal_moves:
-            if m.from_square != sq or m.is_transformation:
-                continue
+        for m in picked:
             colour = "m" if m.is_choice else "b" if m.is_morph else "r" if m.is_capture else "y"
             marks[m.to_square] = colour
             self.lifted[m.to_square] = m
@@ -396,13 +452,15 @@ IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer
            "draw", "ics", "nps", "cores", "memory", "egtpath", "hint", "bk", ".", "pause", "resume"}
 
 
-def main(inp: TextIO | None = None, out: TextIO | None = None) -> None:
+def main(inp: TextIO | None = None, out: TextIO | None = None, variant_file: str | None = None) -> None:
     """Read CECP commands until ``quit`` or the end of the input."""
-    engine = XboardEngine(Output(out))
+    engine = XboardEngine(Output(out), variant_file)
     serve(engine.handle, inp or sys.stdin, engine.calls, engine.thinker)
 
 
 def add_command(sub) -> None:
     """The ``morphchess xboard`` subcommand."""
     p = sub.add_parser("xboard", help="run as an XBoard/WinBoard engine (CECP v2)")
-    p.set_defaults(func=lambda args: main())
+    p.add_argument("variant_file", nargs="?", metavar="FILE",
+                   help="a definition file, offered to XBoard under its own name (-variant NAME)")
+    p.set_defaults(func=lambda args: main(variant_file=args.variant_file))
