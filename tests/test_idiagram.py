@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from morphchess import Position, VariantError, VariantWarning, builtin, load, variant_names
@@ -430,3 +432,18 @@ def test_shuffle_colon_keeps_a_pair_mirrored():
         bishops = sorted(sq for sq, (t, c) in v.placement(f"shuffle-{seed}").items()
                          if c == 0 and v.type(t).letter == "B")
         assert bishops[0] + bishops[1] == 7  # a1..h1: files f and 7 - f
+
+
+@pytest.mark.parametrize("text,says", [
+    ("files=9 ranks=10 promoZone=5\npawn:P:fW::a4\nking:K:K::e1", "a river"),  # Xiangqi's far half
+    ("files=9 ranks=9 promoZone=5\npawn:P:fW::a3\nking:K:K::e1", "a river"),  # Chak's, the river rank included
+    ("files=9 ranks=9 promoZone=3\npawn:P:fW::a3\nking:K:K::e1", None),  # shogi's zone is no river
+    ("symmetry=none\nrook:R:R::a1,,a8\nking:K:K::e1", "Black with 0"),  # Black has no royal piece
+    ("statue:S:-::d1\nking:K:K::e1", "'statue' cannot move"),
+])
+def test_features_that_point_to_rules_outside_the_text_are_warned(text, says):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        v = load(text, "outside")
+    assert len(caught) == len(v.warnings) == (1 if says else 0)
+    assert not says or says in v.warnings[0]

@@ -101,7 +101,7 @@ def load(text: str, name: str = "custom") -> Variant:
     _royalty(variant, items)
     _rules(variant, items)
     _setups(variant, items, built)
-    warns += _not_enforced(variant, items)
+    warns += _not_enforced(variant, items) + _outside_text(variant)
     variant.warnings = warns
     for w in warns:
         warnings.warn(f"{name}: {w}", VariantWarning, stacklevel=2)
@@ -537,4 +537,27 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
         ("antiTrade", "the anti-trade rule"),
         ("castleFlip", "flipped castling"), ("autoGate", "gating"),
         ("zonal", "piece confinement")) if key in params]
+    return out
+
+
+def _outside_text(variant: Variant) -> list[str]:
+    """Rules the text cannot carry but its features point to (docs/definitions.md, "Rules outside
+    the text"): a river (the promotion zone is the far half of the board), where ID pages confine
+    pieces to a palace or to their own side by script, a side without a royal piece, and types that
+    cannot move at all."""
+    out = []
+    if variant.promo_zone and variant.ranks >= 6 and variant.promo_zone in (variant.ranks // 2, -(-variant.ranks // 2)):
+        out.append(f"promoZone={variant.promo_zone} of {variant.ranks} ranks is the far half of the board, a river: "
+                   "pages of such games (Xiangqi) keep pieces in a palace or on their own side of the river by a "
+                   "script the text cannot name; no confinement is played; check the page")
+    royals = [sum(1 for t, c in variant.setups["standard"].values() if c == colour and variant.type(t).royal)
+              for colour in (WHITE, BLACK)]
+    if royals[0] != royals[1] and min(royals) == 0:
+        out.append(f"White starts with {royals[0]} royal piece(s) and Black with {royals[1]}: the side without one "
+                   "can never be checkmated; a rule of the page that makes its pieces royal (Spartan Chess's two "
+                   "kings) is outside the text and not played; check the page")
+    still = [t.name for t in variant.types if not (t.moves.steps or t.moves.castlings or t.moves.hops or t.moves.paths)]
+    if still:
+        out.append(f"{', '.join(repr(n) for n in still)} cannot move: what such a piece does comes from rules "
+                   "outside the text (the page's script or prose), which are not played; check the page")
     return out

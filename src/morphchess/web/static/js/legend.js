@@ -57,7 +57,8 @@ export function renderLegend(container, rulesBox, variant) {
     variant.rules.bare_king ? "bare king loses" : null,
     ...variant.transforms.map((g) => `a turn may transform ${g.join("/")} into another of these forms`),
   ].filter(Boolean);
-  rulesBox.textContent = `${variant.title || variant.name}: ${rules.join("; ")}.`;
+  const notes = variant.warnings.length ? ` Notes: ${variant.warnings.join("; ")}.` : "";
+  rulesBox.textContent = `${variant.title || variant.name}: ${rules.join("; ")}.${notes}`;
   container.innerHTML = variant.types.map((type) => `
     <div class="legend-card" data-letter="${type.letter}">
       <div class="head">
