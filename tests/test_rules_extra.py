@@ -25,7 +25,7 @@ knight:N:N::b1,g1
 bishop:B:B::c1,f1
 rook:R:R::a1,h1
 queen:Q:Q::d1
-king:K:K::e1
+king:K:KisO2::e1
 """
 
 
@@ -42,13 +42,14 @@ sf = pytest.importorskip("pyffish")
 
 @pytest.mark.parametrize("seed", range(4))
 def test_extinction_games_against_fairy_stockfish(seed):
-    """Fairy-Stockfish's extinction chess (castling left out): the same moves at every ply, and the
-    game ends by extinction exactly when and as Fairy-Stockfish says."""
+    """Fairy-Stockfish's extinction chess: the same moves at every ply (castling included: a king
+    that is not royal castles with no regard to attacks), and the game ends by extinction exactly
+    when and as Fairy-Stockfish says."""
     v = load(EXTINCTION, "extinction")
     rng = random.Random(seed)
     ended = 0
     for _ in range(8):
-        fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+        fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         pos, moves = from_fen(v, fen), []
         for _ply in range(200):
             over, value = sf.is_immediate_game_end("extinction", fen, moves)
@@ -67,6 +68,23 @@ def test_extinction_games_against_fairy_stockfish(seed):
             pos.make(mine[text])
             moves.append(text)
     assert ended >= 4
+
+
+@pytest.mark.parametrize("fen", [
+    "rnbqkr2/ppppp1pp/8/8/8/2NBQ3/PPPPP1PP/R3K2R w KQq - 0 1",  # castling through and out of attack
+    "r3k2r/pppq1ppp/2nbbn2/8/8/2NBBN2/PPPQ1PPP/R3K2R b KQkq - 0 1",
+])
+def test_a_king_that_is_not_royal_castles_as_fairy_stockfish_says(fen):
+    pos = from_fen(load(EXTINCTION, "extinction"), fen)
+    assert to_fen(pos) == fen
+    mine = {move_to_coord(pos, m): m for m in pos.legal_moves()}
+    assert set(mine) == set(sf.legal_moves("extinction", fen, []))
+    assert {m for m in mine if m.startswith(("e1g1", "e1c1", "e8g8", "e8c8"))}
+    for text, m in mine.items():
+        pos.make(m)
+        assert set(texts(pos)) == set(sf.legal_moves("extinction", fen, [text])), text
+        pos.unmake()
+    assert_make_unmake_exact(pos)
 
 
 def _move(pos: Position, text: str):

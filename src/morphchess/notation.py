@@ -91,15 +91,14 @@ def _state_matters(pos: Position, sq: int, p: int) -> bool:
                    for (c, r, _s), ps in t.partner_of.items() if c == colour and r == sq // t.files)
     return any(is_unmoved(pos.board[k]) and t.castle[pos.board[k]] and sq in (pos.castle_partner(k, -1),
                                                                                pos.castle_partner(k, 1))
-               for k in pos.royals[colour])
+               for k in pos.castling_pieces(colour))
 
 
 def to_fen(pos: Position) -> str:
     """The position as FEN-like text; :func:`from_fen` reads it back exactly."""
-    t = pos.t
     rights = set()
     field = {WHITE: "", BLACK: ""}
-    kings = [r for c in (WHITE, BLACK) for r in pos.royals[c] if is_unmoved(pos.board[r]) and t.castle[pos.board[r]]]
+    kings = [r for c in (WHITE, BLACK) for r in pos.castling_pieces(c) if is_unmoved(pos.board[r])]
     partners = _castle_partners(pos, kings)
     for (colour, side, _r), partner in sorted(partners.items(), key=lambda kv: -kv[0][1]):
         if partner is not None and is_unmoved(pos.board[partner]) and is_own(pos.board[partner], colour):
@@ -238,8 +237,8 @@ def _with_moved_state(variant: Variant, placed: dict, turn: int, castling: str) 
     pos = Position.from_board(variant, codes, turn)
     # castling kings: unmoved if their colour has a right or their mark says so
     colours = {WHITE if ch.isupper() else BLACK for ch in castling if castling != "-"}
-    kings = [r for c in (WHITE, BLACK) for r in pos.royals[c] if _castles(pos, pos.board[r])
-             and (placed[r][2] if placed[r][2] is not None else c in colours)]
+    kings = [r for c in (WHITE, BLACK) for r in pos.castling_pieces(c)
+             if (placed[r][2] if placed[r][2] is not None else c in colours)]
     partners = _castle_partners(pos, kings)
     rights = _castling_rights(variant, pos, partners, castling)
     for sq, virgin in _defaults(pos, partners, rights).items():

@@ -131,7 +131,7 @@ class Position:
             return self._fischer_castle_key()
         for (colour, rank, side), ps in t.partner_of.items():
             if b[ps] & 3 == 2 | colour:
-                for r in self.royals[colour]:
+                for r in self.castling_pieces(colour) if t.free_castlers else self.royals[colour]:
                     k = b[r]
                     if k & 2 and r // F == rank and t.castle[k] and (ps % F - r % F) * side > 0:
                         key ^= t.zob_castle[(colour, rank, side)]
@@ -145,7 +145,7 @@ class Position:
         F = t.files
         rights = set()
         for colour in (WHITE, BLACK):
-            for r in self.royals[colour]:
+            for r in self.castling_pieces(colour):
                 if b[r] & 2 and t.castle[b[r]]:
                     for side in (-1, 1):
                         ps = self.castle_partner(r, side)
@@ -155,6 +155,18 @@ class Position:
         for right in rights:
             key ^= t.zob_castle[right]
         return key
+
+    def castling_pieces(self, colour: int) -> list[int]:
+        """The squares of ``colour``'s pieces of castling types that may castle: the royal ones and,
+        where a castling type is not royal, those on the castling ranks."""
+        t = self.t
+        b = self.board
+        out = [r for r in self.royals[colour] if t.castle[b[r] | 2]]
+        if t.free_castlers:
+            F = t.files
+            out += [sq for c, rank in t.castle_ranks if c == colour for sq in range(rank * F, rank * F + F)
+                    if b[sq] and b[sq] & 1 == colour and not t.royal[b[sq]] and t.castle[b[sq] | 2]]
+        return out
 
     def castle_partner(self, k: int, side: int) -> int | None:
         """The square of the partner of the castling king on ``k`` on ``side`` (-1 towards the
@@ -367,6 +379,11 @@ class Position:
                     for to, ms in t.drop_moves(ti * 4 + us):
                         if not b[to]:
                             out += ms
+        if quiet_from is None and t.free_castlers:
+            for k in self.castling_pieces(us):
+                p = b[k]
+                if p & 2 and not t.royal[p]:
+                    self._castlings(k, p, out, None)
         if t.capture_rules:
             out = self._capture_rules(out)
         return out
@@ -512,7 +529,7 @@ class Position:
             if self.attacked(r, them):
                 checked = True
                 break
-        if checked or self.t.royal_morphs:
+        if checked or self.t.check_all:
             return [m for m in moves if self.is_safe(m)]
         if self.t.complex_attacks:  # a hopper or multi-leg piece may check through the mover
             legal = [m for m in moves if self.is_safe(m)]
@@ -523,7 +540,7 @@ class Position:
         for r in royals:
             p = self.board[r]
             if self.t.castle[p]:
-                self._castlings(r, p, legal)
+                self._castlings(r, p, legal, self.is_safe)
         return legal
 
     def _unguarded_moves(self, moves: list, royals: tuple) -> list:
@@ -558,10 +575,9 @@ class Position:
         self.unmake()
         return ok
 
-    def _castlings(self, k: int, king: int, out: list, safe: Callable[[Move], bool] | None = None) -> None:
-        """Add the castling moves of the king ``king`` on ``k``; ``safe`` (default :meth:`is_safe`)
-        judges the position after each."""
-        safe = safe or self.is_safe
+    def _castlings(self, k: int, king: int, out: list, safe: Callable[[Move], bool] | None) -> None:
+        """Add the castling moves of the king ``king`` on ``k``; ``safe`` judges the position after
+        each, None: a king that is not royal castles with no regard to attacks."""
         b = self.board
         t = self.t
         F = t.files
@@ -583,10 +599,10 @@ class Position:
                 ends = (k, partner, dest, dest - side)
                 if any(b[s] and s != k and s != partner for s in range(min(ends), max(ends) + 1)):
                     continue
-            if not self._passage_safe(k, king, dest):
+            if safe is not None and not self._passage_safe(k, king, dest):
                 continue
             m = Move(k, dest, t.morph_to[king][dest], CASTLE, (partner, dest - side, p & ~2))
-            if safe(m):
+            if safe is None or safe(m):
                 out.append(m)
 
     def _passage_safe(self, k: int, king: int, dest: int) -> bool:

@@ -143,6 +143,11 @@ class Tables:
         self.extinction = tuple(v.extinction)
         self.partner_of = self._castling_partners(v)
         self.fischer = self._fischer_castling(v)
+        # castling types that are not royal (a king named by extinction=) castle with no regard to attacks
+        self.free_castlers = any(t.moves.castlings and not t.royal for t in v.types)
+        self.castle_ranks = sorted({(colour, rank) for (colour, rank, _s) in self.partner_of})
+        # every move is tried for check: a non-royal piece may become royal, or castle beside royal ones
+        self.check_all = self.royal_morphs or (self.free_castlers and any(t.royal for t in v.types))
         self.has_initial = [self.valid[c] and _has_initial(v.type(self.type_of[c])) for c in range(n)]
         # Hoppers and multi-leg moves can check through a piece that moves in between: the
         # pin shortcut of Position.legal_moves does not hold for them.
@@ -581,7 +586,8 @@ class Tables:
         self.zob_castle = {key: rnd.getrandbits(64) for key in self.partner_of}
         # squares whose change may change the castling rights (Fischer style: the whole rank)
         self.castle_squares = frozenset(self.partner_of.values()) | {
-            rank * self.files + f for (_c, rank, _s) in self.fischer for f in range(self.files)}
+            rank * self.files + f for (_c, rank, _s) in (self.partner_of if self.free_castlers else self.fischer)
+            for f in range(self.files)}
         for t in v.types:
             if _has_initial(t):
                 continue
