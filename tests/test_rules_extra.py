@@ -10,6 +10,7 @@ import pytest
 
 from morphchess import Board, Position, load
 from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
+from test_fischer_castling import ORTHODOX
 
 from conftest import assert_make_unmake_exact
 
@@ -19,14 +20,7 @@ def texts(pos: Position) -> set[str]:
 
 
 # -- extinction ----------------------------------------------------------------------------
-EXTINCTION = """extinction=KQRBNP promoChoice=QRBNK
-pawn:P:ifmnDfmWfceF::a2-h2
-knight:N:N::b1,g1
-bishop:B:B::c1,f1
-rook:R:R::a1,h1
-queen:Q:Q::d1
-king:K:KisO2::e1
-"""
+EXTINCTION = "extinction=KQRBNP promoChoice=QRBNK\n" + ORTHODOX  # Fairy-Stockfish's extinction chess
 
 
 def test_an_extinction_type_is_not_royal_unless_royal_names_it():
