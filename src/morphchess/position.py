@@ -595,7 +595,10 @@ class Position:
                 if (partner % F - k % F) * side <= steps or any(b[s] for s in range(k + side, partner, side)):
                     continue
             else:  # king and partner land where they would from the start array
-                dest = k // F * F + fischer[1] + side * steps
+                file = fischer[1] + side * steps
+                if not 0 <= file - side < F or not 0 <= file < F:
+                    continue
+                dest = k // F * F + file
                 ends = (k, partner, dest, dest - side)
                 if any(b[s] and s != k and s != partner for s in range(min(ends), max(ends) + 1)):
                     continue
