@@ -33,7 +33,7 @@ EXPECTED: dict[str, list[str] | str] = {
     "metamachy": ["satellite=metamachy"],
     "omega-chess": [],
     "spartan": ["IDs shared", "Black with 0"],
-    "tamerlane": ["IDs shared"],
+    "tamerlane": ["IDs shared", "a9, m2: alone"],
     "tamerlane-ii": "KdU",
     "wildebeest": "fmW*fceF",
     "xiangqi": ["a river"],

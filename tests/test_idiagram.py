@@ -440,6 +440,7 @@ def test_shuffle_colon_keeps_a_pair_mirrored():
     ("files=9 ranks=9 promoZone=3\npawn:P:fW::a3\nking:K:K::e1", None),  # shogi's zone is no river
     ("symmetry=none\nrook:R:R::a1,,a8\nking:K:K::e1", "Black with 0"),  # Black has no royal piece
     ("statue:S:-::d1\nking:K:K::e1", "'statue' cannot move"),
+    ("files=4 ranks=4 symmetry=none\nhole::::a1-a3\nking:K:K::b1,,b4", "a4: alone"),  # a citadel
 ])
 def test_features_that_point_to_rules_outside_the_text_are_warned(text, says):
     with warnings.catch_warnings(record=True) as caught:

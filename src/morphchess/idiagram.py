@@ -556,8 +556,23 @@ def _outside_text(variant: Variant) -> list[str]:
         out.append(f"White starts with {royals[0]} royal piece(s) and Black with {royals[1]}: the side without one "
                    "can never be checkmated; a rule of the page that makes its pieces royal (Spartan Chess's two "
                    "kings) is outside the text and not played; check the page")
+    lone = _lone_squares(variant)
+    if lone:
+        out.append(f"{', '.join(lone)}: alone on the board in a file of holes (a citadel, as in Tamerlane Chess): "
+                   "what such a square means is a rule outside the text, not played; check the page")
     still = [t.name for t in variant.types if not (t.moves.steps or t.moves.castlings or t.moves.hops or t.moves.paths)]
     if still:
         out.append(f"{', '.join(repr(n) for n in still)} cannot move: what such a piece does comes from rules "
                    "outside the text (the page's script or prose), which are not played; check the page")
+    return out
+
+
+def _lone_squares(variant: Variant) -> list[str]:
+    """Names of the squares that are the only square of their file not a hole."""
+    out = []
+    for f in range(variant.files):
+        column = [r * variant.files + f for r in range(variant.ranks)]
+        open_squares = [sq for sq in column if sq not in variant.holes]
+        if len(open_squares) == 1 and variant.ranks > 1:
+            out.append(variant.square_name(open_squares[0]))
     return out
