@@ -583,30 +583,40 @@ class Position:
         F = t.files
         us = king & 1
         for steps, side in t.castle[king]:
-            partner = self.castle_partner(k, side)
-            if partner is None:
+            fischer = t.fischer.get((us, k // F, side)) if t.fischer else None
+            if fischer is not None:
+                partner, dest = self._fischer_squares(k, side, fischer[1] + side * steps)
+            else:
+                partner = t.partner_of.get((us, k // F, side), -1)
+                dest = k + side * steps
+                if partner >= 0 and ((partner % F - k % F) * side <= steps
+                                     or any(b[s] for s in range(k + side, partner, side))):
+                    continue
+            if partner < 0:
                 continue
             p = b[partner]
             if (p & 1) != us or not p & 2:
                 continue
-            fischer = t.fischer.get((us, k // F, side))
-            if fischer is None:
-                dest = k + side * steps
-                if (partner % F - k % F) * side <= steps or any(b[s] for s in range(k + side, partner, side)):
-                    continue
-            else:  # king and partner land where they would from the start array
-                file = fischer[1] + side * steps
-                if not 0 <= file - side < F or not 0 <= file < F:
-                    continue
-                dest = k // F * F + file
-                ends = (k, partner, dest, dest - side)
-                if any(b[s] and s != k and s != partner for s in range(min(ends), max(ends) + 1)):
-                    continue
             if safe is not None and not self._passage_safe(k, king, dest):
                 continue
             m = Move(k, dest, t.morph_to[king][dest], CASTLE, (partner, dest - side, p & ~2))
             if safe is None or safe(m):
                 out.append(m)
+
+    def _fischer_squares(self, k: int, side: int, file: int) -> tuple[int, int]:
+        """Fischer castling of the king on ``k`` towards ``side``, landing on ``file`` (where it lands
+        from the start array): (partner square, king's landing square) where every square between
+        the four is empty but for king and partner, else (-1, 0)."""
+        b = self.board
+        F = self.t.files
+        partner = self.castle_partner(k, side)
+        if partner is None or not (0 <= file < F and 0 <= file - side < F):
+            return -1, 0
+        dest = k // F * F + file
+        ends = (k, partner, dest, dest - side)
+        if any(b[s] and s != k and s != partner for s in range(min(ends), max(ends) + 1)):
+            return -1, 0
+        return partner, dest
 
     def _passage_safe(self, k: int, king: int, dest: int) -> bool:
         """Is every square the castling king passes (not the start, not the destination) unattacked?"""
