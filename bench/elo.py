@@ -15,7 +15,9 @@ Parts (each prints a markdown table):
 * ``fairymax``: the engine against Fairy-Max (CECP, through ``xboard:``), same time per move.
 * ``ladder``: in every variant, the engine against fixed-depth settings of itself (``--depths``).
 * ``previous``: in every variant, the engine against the engine of an earlier commit
-  (``--previous REF``, any commit that has ``morphchess uci``), run from a ``git archive`` copy.
+  (``--previous REF``, any commit that has ``morphchess uci``), run from a ``git archive`` copy;
+  with ``--engine nodes:N`` (or ``depth:N``) both get that limit, which makes the match independent
+  of the machine's load.
 
 Colours alternate and both games of a pair start from the same random two-ply opening.
 The engines run on the wall clock: a loaded machine weakens the Python engine more than the
@@ -174,9 +176,11 @@ def part_previous(args) -> None:
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         command = shlex.join(["env", f"PYTHONPATH={os.path.join(tmp, 'src')}", sys.executable, "-m",
                               "morphchess.cli", "uci"])
+        kind, _, number = args.engine.partition(":")
+        limit = f"?go={kind} {number}" if kind in ("nodes", "depth") else ""  # the same limit for both
         print(f"\nuci:previous = the engine of {args.previous}\n\n" + HEADER)
         for variant in args.variants:
-            match_row(variant, args.engine, f"uci:{command}", args.ladder_games, args, "previous")
+            match_row(variant, args.engine, f"uci:{command}{limit}", args.ladder_games, args, "previous")
 
 
 PARTS = {"speed": part_speed, "stockfish": part_stockfish, "fairymax": part_fairymax, "ladder": part_ladder,

@@ -102,6 +102,15 @@ def test_uci_player(tmp_path):
     assert r.n == 2 and r.wins == 2
 
 
+def test_uci_player_go_limits(tmp_path):
+    # this engine answers only "go nodes 7": the option go replaces the match's move time
+    script = tmp_path / "fake_uci.py"
+    script.write_text(FAKE_UCI.replace("VARIANT", repr("crossroads")).replace(
+        'words[:1] == ["go"]', 'words == ["go", "nodes", "7"]'))
+    r = run_match("crossroads", "depth:1", f"uci:{sys.executable} {script}?go=nodes 7", 2, movetime_ms=10)
+    assert r.n == 2 and r.wins == 2
+
+
 def test_render_and_parse_moves():
     board = Board("crossroads")
     assert parse_move(board, "f3(Z)").uci() == "f2f3"       # SAN

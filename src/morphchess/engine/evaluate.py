@@ -1,6 +1,6 @@
 """Evaluation for any variant: piece values from moves and morph-aware piece-square tables.
 
-Nothing here is tuned per game.  A piece type's value follows from its moves
+A piece type's value follows from its moves
 (:func:`mobility`): the average number of squares it reaches from a square of
 the board, where every square on the way is occupied with probability
 :data:`DENSITY` (so a rider's far squares count less than a leaper's, and a
@@ -26,12 +26,18 @@ search keeps the evaluation up to date by adding three table entries a move.
 
 from __future__ import annotations
 
+import hashlib
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+
 from ..betza import leap_path
 from ..pieces import colour_of
 from ..position import Position
 from ..variant import BLACK, Variant
 
-__all__ = ["piece_values", "mobility", "value_of_mobility", "EvalTables", "eval_tables", "game_phase"]
+__all__ = ["piece_values", "mobility", "value_of_mobility", "EvalTables", "eval_tables", "game_phase", "Weights",
+           "tuned_weights", "fingerprint"]
 
 DENSITY = 0.3          # chance that a square on a piece's way is occupied
 LOOKAHEAD = 0.3        # weight of what a piece can become with its next move
@@ -40,6 +46,37 @@ CENTRE = 5             # centipawns per reachable square above the piece's avera
 KING_SHELTER = 12      # middlegame: centipawns a royal piece loses per rank it leaves home
 ROYAL_ORDER_VALUE = 2000  # a royal piece as attacker sorts last in capture ordering
 QS_GAIN = 150          # a quiet move gaining this much by morph or promotion counts as tactical
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Multipliers of the evaluation's terms: ``material`` per piece letter (missing letters 1.0),
+    ``lookahead`` (what a piece can become, above its type value), ``centre`` and ``king``."""
+
+    material: dict[str, float] = field(default_factory=dict)
+    lookahead: float = 1.0
+    centre: float = 1.0
+    king: float = 1.0
+
+
+TUNED_FILE = "tuned.json"  # weights fitted on self-play games (bench/texel.py), per variant
+
+
+def fingerprint(variant: Variant) -> str:
+    """A short hash of what the evaluation depends on: board size, pieces, moves, morphs."""
+    text = f"{variant.files}x{variant.ranks} " + " ".join(
+        f"{t.letter}:{t.betza}:{t.royal}:{t.morph}" for t in variant.types) + f" {variant.promo_choice}"
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def tuned_weights(variant: Variant) -> Weights:
+    """The fitted weights of a variant from :data:`TUNED_FILE` when its name and fingerprint match
+    an entry there (so an edited definition falls back to the plain evaluation), else all 1."""
+    table = json.loads(resources.files(__package__).joinpath(TUNED_FILE).read_text(encoding="utf-8"))
+    entry = table.get(variant.name)
+    if entry is None or entry["fingerprint"] != fingerprint(variant):
+        return Weights()
+    return Weights(dict(entry["material"]), entry["lookahead"], entry["centre"], entry["king"])
 
 
 def _square_mobility(v: Variant, t) -> list[float]:
@@ -93,14 +130,16 @@ class EvalTables:
     a table for another phase only recomputes the royal rows.
     """
 
-    def __init__(self, variant: Variant, phase: float = 1.0, base: EvalTables | None = None) -> None:
+    def __init__(self, variant: Variant, phase: float = 1.0, base: EvalTables | None = None,
+                 weights: Weights | None = None) -> None:
         if base is not None:
             self._rephase(base, phase)
             return
         t = variant.tables
         self.variant = variant
+        self.weights = w = weights or Weights()
         n, size = t.ncodes, t.size
-        values = piece_values(variant)
+        values = {k: round(v * w.material.get(k, 1.0)) for k, v in piece_values(variant).items()}
         for group in variant.transforms:  # a polymorph can take any of its forms: it is worth the best
             best = max(values[variant.type(i).letter] for i in group)
             values.update((variant.type(i).letter, best) for i in group)
@@ -118,7 +157,7 @@ class EvalTables:
             self.order_value[c] = ROYAL_ORDER_VALUE if ty.royal else self.value[c]
             self.counts[c] = not ty.royal and ty.index > skip
             self.pawnlike[c] = variant.is_pawn_like(ty)
-        worth = self._lookahead(t, n, size)
+        self.worth = worth = self._lookahead(t, n, size)
         self.pst = [[0] * size for _ in range(n)]
         for c in range(n):
             if t.valid[c]:
@@ -140,28 +179,31 @@ class EvalTables:
                     for c, row in enumerate(base.pst)]
 
     def _row(self, c: int, phase: float, worth: list[float] | None) -> list[int]:
-        """The signed piece-square row of code ``c``: its lookahead worth (``worth``) plus centralisation,
-        or for a royal piece the phase's blend of shelter and centralisation."""
+        """The signed piece-square row of code ``c``: its weighted :meth:`terms` summed."""
+        w = self.weights
+        sign = -1 if colour_of(c) == BLACK else 1
+        row = []
+        for sq in range(self.variant.tables.size):
+            material, ahead, centre, king = self.terms(c, sq, phase, worth)
+            row.append(sign * round(material + w.lookahead * ahead + w.centre * centre + w.king * king))
+        return row
+
+    def terms(self, c: int, sq: int, phase: float, worth: list[float] | None) -> tuple[float, float, float, float]:
+        """Unweighted parts of code ``c``'s worth on ``sq`` (own colour's view): type value, lookahead
+        gain (``worth``, the :meth:`_lookahead` row, minus the value), centralisation, and for a royal
+        piece the phase's blend of shelter and centralisation."""
         t = self.variant.tables
         ty = self.variant.type(t.type_of[c])
-        colour = colour_of(c)
-        sign = -1 if colour == BLACK else 1
         mob = self.square_mob[ty.index]
-        avg = sum(mob) / len(mob)
-        row = []
-        for sq in range(t.size):
-            # the per-square mobility is White's; mirror the rank for Black
-            r = sq // t.files
-            own_rank = r if colour != BLACK else t.ranks - 1 - r
-            centre = CENTRE * (mob[own_rank * t.files + sq % t.files] - avg)
-            if ty.royal:
-                score = (1 - phase) * centre - phase * KING_SHELTER * own_rank
-            elif self.pawnlike[c]:
-                score = worth[sq] if worth else 0.0
-            else:
-                score = (worth[sq] if worth else 0.0) + centre
-            row.append(sign * round(score))
-        return row
+        # the per-square mobility is White's; mirror the rank for Black
+        r = sq // t.files
+        own_rank = r if colour_of(c) != BLACK else t.ranks - 1 - r
+        centre = CENTRE * (mob[own_rank * t.files + sq % t.files] - sum(mob) / len(mob))
+        if ty.royal:
+            return 0.0, 0.0, 0.0, (1 - phase) * centre - phase * KING_SHELTER * own_rank
+        value = self.value[c]
+        ahead = worth[sq] - value if worth else 0.0
+        return value, ahead, 0.0 if self.pawnlike[c] else centre, 0.0
 
     def _lookahead(self, t, n: int, size: int) -> list[list[float]]:
         """Value of each code on each square, counting what it can turn into on the squares it reaches."""
@@ -201,7 +243,7 @@ def eval_tables(variant: Variant, phase: float) -> EvalTables:
     """The tables of a variant for a phase rounded to tenths, kept with the variant: the full tables
     are built once (phase 1.0), the other phases reuse them with their own royal rows."""
     phase = round(phase, 1)
-    base = variant.derived(("eval tables", 1.0), lambda: EvalTables(variant, 1.0))
+    base = variant.derived(("eval tables", 1.0), lambda: EvalTables(variant, 1.0, weights=tuned_weights(variant)))
     if phase == 1.0:
         return base
     return variant.derived(("eval tables", phase), lambda: EvalTables(variant, phase, base))

@@ -90,13 +90,16 @@ class _Process:
 
 
 class UciPlayer:
-    """An external UCI engine, started once and reused for every game; ``movetime`` per move."""
+    """An external UCI engine, started once and reused for every game; ``movetime`` per move, or the
+    limits of the option ``go`` (``uci:COMMAND?go=nodes 5000`` sends ``go nodes 5000``; the move time
+    then only bounds the wait)."""
 
     def __init__(self, spec: str, variant, movetime_ms: int, timeout: float | None = None) -> None:
         command, options = split_engine_spec(spec)
         timeout = timeout or STARTUP_TIMEOUT
         self.engine = _Process(f"uci:{command}", command)
         self.movetime_ms = movetime_ms
+        self.go = "go " + options.pop("go", f"movetime {movetime_ms}")
         self._board: Board | None = None
         self.engine.send("uci")
         self.engine.wait(lambda w: w[:1] == ["uciok"], "'uciok'", timeout)
@@ -113,7 +116,7 @@ class UciPlayer:
             self.engine.send("ucinewgame")
         moves = " ".join(m.uci() for m in board.move_stack)
         self.engine.send(f"position fen {board.root_fen}" + (f" moves {moves}" if moves else ""))
-        self.engine.send(f"go movetime {self.movetime_ms}")
+        self.engine.send(self.go)
         words = self.engine.wait(lambda w: w[:1] == ["bestmove"], "'bestmove'",
                                  self.movetime_ms / 1000 + MOVE_GRACE).split()
         if len(words) < 2:

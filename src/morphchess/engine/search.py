@@ -29,6 +29,7 @@ from ..move import Kind, Move
 from ..pieces import colour_of
 from ..position import Position
 from .evaluate import QS_GAIN, eval_tables, game_phase
+from .see import exchange_exact, see, see_values
 
 __all__ = ["SearchResult", "search", "level_limits", "MATE"]
 
@@ -112,6 +113,8 @@ class _Searcher:
         self.counts_code = et.counts
         self.pawnlike = et.pawnlike
         self.et = et
+        self.see_value = see_values(self.t, et.value)
+        self.exact = exchange_exact(pos)  # static exchange evaluation lists every attacker in this variant
         self.colour = [colour_of(c) for c in range(self.t.ncodes)]
         us_count = [0, 0]
         heavy = [0, 0]
@@ -444,8 +447,7 @@ class _Searcher:
         for _key, gain, m in cands:
             if stand + gain + FUTILITY_MARGIN < alpha:
                 continue
-            # a capture that gains less than the capturer is worth is lost if the square is defended
-            if gain < value[m.piece] and pos.attacked(m.target, them):
+            if gain < value[m.piece] and self._loses(m, them):
                 continue
             d_ev, cap = self._make(m)
             try:
@@ -462,6 +464,13 @@ class _Searcher:
                 if alpha >= beta:
                     break
         return alpha
+
+    def _loses(self, m: Move, them: int) -> bool:
+        """Does capture ``m`` fail to win material in the exchange on its square (static exchange
+        evaluation; where that cannot be exact, whenever the square is defended)?"""
+        if self.exact:
+            return see(self.pos, m, self.see_value) <= 0
+        return self.pos.attacked(m.target, them)
 
     def _tactical_moves(self, with_gains: bool) -> list:
         """Captures (and, if ``with_gains``, quiet moves gaining QS_GAIN by morph or promotion), each as
@@ -490,14 +499,15 @@ class _Searcher:
 
     # -- move ordering -----------------------------------------------------------
     def _order(self, moves: list, tt_move, ply: int) -> list:
-        b = self.pos.board
+        pos = self.pos
+        b = pos.board
         pst = self.pst
         order_value = self.order_value
         killers = self.killers[ply]
         history = self.history
-        sign = 1 if self.pos.turn == 0 else -1
+        sign = 1 if pos.turn == 0 else -1
         keyed = []
-        captured = self.pos.captured
+        captured = pos.captured
         for m in moves:
             frm, to, new = m.origin, m.target, m.piece
             if m == tt_move:

@@ -1,0 +1,104 @@
+"""Static exchange evaluation on hand-built positions, and the tuned evaluation's weights."""
+
+import json
+from importlib import resources
+
+import pytest
+
+from morphchess import Board, builtin, load
+from morphchess.engine.evaluate import EvalTables, Weights, eval_tables, fingerprint, tuned_weights
+from morphchess.engine.see import ROYAL_SEE, exchange_exact, see, see_values
+from morphchess.pieces import code
+from morphchess.variants import names
+
+
+def exchange(variant: str, fen: str, uci: str) -> tuple[int, dict]:
+    """SEE of a move and the exchange values by letter (upper case: White's)."""
+    board = Board(variant, fen=fen)
+    pos = board.position
+    t = pos.t
+    value = see_values(t, eval_tables(pos.variant, 1.0).value)
+    letters = {t.letter[c]: value[c] for c in range(t.ncodes) if t.valid[c]}
+    return see(pos, board.parse_uci(uci).raw, value), letters
+
+
+def test_undefended_and_defended_captures():
+    gain, v = exchange("chess", "4k3/8/8/4p3/8/8/8/4RK2 w - - 0 1", "e1e5")
+    assert gain == v["p"]
+    gain, v = exchange("chess", "4k3/8/3p4/4p3/8/8/8/4RK2 w - - 0 1", "e1e5")  # the pawn d6 recaptures
+    assert gain == v["p"] - v["R"]
+
+
+def test_x_ray_and_least_valuable_recapture():
+    # a rook behind the capturing rook recaptures through it: the pawn is won
+    gain, v = exchange("chess", "4r1k1/8/8/4p3/8/8/4R3/4R1K1 w - - 0 1", "e2e5")
+    assert gain == v["p"]
+    # the classic knight takes pawn: both sides bring knight, rook/bishop and queen; White loses N for P
+    gain, v = exchange("chess", "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5")
+    assert gain == v["p"] - v["N"]
+
+
+def test_a_king_recaptures_only_an_undefended_piece():
+    gain, v = exchange("chess", "8/8/8/3k4/4p3/8/8/4R1K1 w - - 0 1", "e1e4")
+    assert gain == v["p"] - v["R"]
+    gain, v = exchange("chess", "8/8/8/3k4/4p3/8/4R3/4R1K1 w - - 0 1", "e2e4")  # e4 is defended twice
+    assert gain == v["p"] and v["k"] == ROYAL_SEE
+
+
+def test_the_recapture_wins_what_the_capturer_morphed_into():
+    # Crossroads: a knight taking on f3 becomes an amazon there, so the pawn that recaptures wins an
+    # amazon, not a knight (and itself becomes what f3 makes of a pawn)
+    board = Board("crossroads", fen="8k/9/9/9/9/4p4/5b3/9/K3N4 w - - 0 1")
+    pos, t = board.position, board.position.t
+    value = see_values(t, eval_tables(pos.variant, 1.0).value)
+    move = board.parse_uci("e1f3").raw
+    amazon = t.letter[move.piece]
+    assert amazon == "Z"
+    pawn, f3 = board.position.board[pos.variant.square("e4")], pos.variant.square("f3")
+    landed = max(t.becomes(pawn, f3), key=value.__getitem__)
+    by = {t.letter[c]: value[c] for c in range(t.ncodes) if t.valid[c]}
+    expected = by["b"] + by["Z"] - by["N"] - (by["Z"] + value[landed] - by["p"])
+    assert see(pos, move, value) == expected < 0 < by["b"] - by["N"]
+
+
+def test_exact_only_without_hoppers():
+    assert all(exchange_exact(Board(n).position) for n in names())
+    cannon = load("files=8 ranks=8 royal=K cannon:C:mRcpR:cannon:a1,,a8 king:K:K:king:e1,,e8")
+    assert not exchange_exact(Board(cannon).position)
+
+
+@pytest.mark.parametrize("name", names())
+def test_tuned_tables_are_colour_symmetric(name):
+    v = builtin(name)
+    t = v.tables
+    for phase in (1.0, 0.4):
+        pst = eval_tables(v, phase).pst
+        for c in range(0, t.ncodes, 2):  # White's codes
+            if not t.valid[c]:
+                continue
+            for sq in range(t.size):
+                flipped = (t.ranks - 1 - sq // t.files) * t.files + sq % t.files
+                assert pst[c ^ 1][flipped] == -pst[c][sq]  # Black's piece on the mirrored square
+
+
+def test_tuned_weights_apply_only_to_the_definition_they_were_fitted_on():
+    table = json.loads(resources.files("morphchess.engine").joinpath("tuned.json").read_text(encoding="utf-8"))
+    for name, entry in table.items():
+        v = builtin(name)
+        assert entry["fingerprint"] == fingerprint(v)
+        assert tuned_weights(v) == Weights(entry["material"], entry["lookahead"], entry["centre"], entry["king"])
+    edited = load("files=8 ranks=8 royal=K pawn:P:fmWfcF:pawn:a2,,a7 king:K:K:king:e1,,e8", "chess")
+    assert tuned_weights(edited) == Weights()
+
+
+def test_weights_scale_the_terms():
+    v = builtin("chess")
+    plain = EvalTables(v, 1.0, weights=Weights())
+    knight = code(v.type_by_letter("N").index, 0)
+    richer = EvalTables(v, 1.0, weights=Weights({"N": 1.5}, centre=0.0))
+    e4 = v.square("e4")
+    material, ahead, centre, _king = plain.terms(knight, e4, 1.0, plain.worth[knight])
+    assert plain.pst[knight][e4] == round(material + ahead + centre)
+    assert richer.value[knight] == round(1.5 * plain.value[knight])
+    assert richer.pst[knight][e4] - richer.pst[knight][v.square("a1")] == pytest.approx(
+        richer.worth[knight][e4] - richer.worth[knight][v.square("a1")], abs=1)
