@@ -543,27 +543,25 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
 def _outside_text(variant: Variant) -> list[str]:
     """Rules the text cannot carry but its features point to (docs/definitions.md, "Rules outside
     the text"): a river (the promotion zone is the far half of the board), where ID pages confine
-    pieces to a palace or to their own side by script, a side without a royal piece, and types that
-    cannot move at all."""
+    pieces to a palace or to their own side by script, a side without a royal piece, types that
+    cannot move at all and squares alone in a file of holes."""
     out = []
     if variant.promo_zone and variant.ranks >= 6 and variant.promo_zone in (variant.ranks // 2, -(-variant.ranks // 2)):
         out.append(f"promoZone={variant.promo_zone} of {variant.ranks} ranks is the far half of the board, a river: "
-                   "pages of such games (Xiangqi) keep pieces in a palace or on their own side of the river by a "
-                   "script the text cannot name; no confinement is played; check the page")
+                   "a page may confine pieces to a palace or to their side of it by script (Xiangqi); not played")
     royals = [sum(1 for t, c in variant.setups["standard"].values() if c == colour and variant.type(t).royal)
               for colour in (WHITE, BLACK)]
     if royals[0] != royals[1] and min(royals) == 0:
-        out.append(f"White starts with {royals[0]} royal piece(s) and Black with {royals[1]}: the side without one "
-                   "can never be checkmated; a rule of the page that makes its pieces royal (Spartan Chess's two "
-                   "kings) is outside the text and not played; check the page")
-    lone = _lone_squares(variant)
-    if lone:
-        out.append(f"{', '.join(lone)}: alone on the board in a file of holes (a citadel, as in Tamerlane Chess): "
-                   "what such a square means is a rule outside the text, not played; check the page")
+        out.append(f"White starts with {royals[0]} royal piece(s), Black with {royals[1]}: a page rule that makes "
+                   "the other side's pieces royal (Spartan Chess) is not in the text, not played")
     still = [t.name for t in variant.types if not (t.moves.steps or t.moves.castlings or t.moves.hops or t.moves.paths)]
     if still:
-        out.append(f"{', '.join(repr(n) for n in still)} cannot move: what such a piece does comes from rules "
-                   "outside the text (the page's script or prose), which are not played; check the page")
+        out.append(f"{', '.join(repr(n) for n in still)} cannot move: what such a piece does is a rule of the page's "
+                   "script or prose, not played")
+    lone = _lone_squares(variant)
+    if lone:
+        out.append(f"{', '.join(lone)}: alone in a file of holes (a citadel, as in Tamerlane Chess): what such a "
+                   "square means is outside the text, not played")
     return out
 
 
