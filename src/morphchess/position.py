@@ -379,18 +379,21 @@ class Position:
                     for to, ms in t.drop_moves(ti * 4 + us):
                         if not b[to]:
                             out += ms
-        if quiet_from is None and t.free_castlers:
-            for k in self.castling_pieces(us):
-                p = b[k]
-                if p & 2 and not t.royal[p]:
-                    self._castlings(k, p, out, None)
-        if t.capture_rules:
-            out = self._capture_rules(out)
+        if t.walk_rules:
+            out = self._walk_rules(out, quiet_from is None)
         return out
 
-    def _capture_rules(self, moves: list) -> list:
-        """The moves that iron pieces, the counter-strike rule and the protected rule leave."""
+    def _walk_rules(self, moves: list, quiet: bool) -> list:
+        """The walk's rare rules: castling of kings that are not royal (with ``quiet``), and the
+        moves that iron pieces, the counter-strike rule and the protected rule leave."""
         t = self.t
+        if quiet and t.free_castlers:
+            for k in self.castling_pieces(self.turn):
+                p = self.board[k]
+                if p & 2 and not t.royal[p]:
+                    self._castlings(k, p, moves, None)
+        if not t.capture_rules:
+            return moves
         moves = [m for m in moves if not self._takes(m, t.iron)]
         if self._struck():
             moves = [m for m in moves if not self._takes(m, t.counter)]

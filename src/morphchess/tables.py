@@ -155,6 +155,7 @@ class Tables:
         self._hands(v)
         # Position.make's rare steps: hands, multi-leg moves, promotions from the hand
         self._capture_rules(v)
+        self.walk_rules = self.capture_rules or self.free_castlers  # Position._walk_rules
         self.special_make = (self.to_hand or bool(self._hand_promotions) or any(t.moves.paths for t in v.types)
                              or bool(v.counter_strike))
         self.att = [_table(self.size, lambda sq, colour=colour: self._attackers(colour, sq))
