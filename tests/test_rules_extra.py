@@ -226,3 +226,17 @@ def test_elven_games_make_and_unmake_exactly(elven):
             warlocks = [m for m in legal if pos.t.counter[pos.captured(m)]]
             pos.make(rng.choice(warlocks or legal))
     assert struck > 0
+
+
+# -- promoChoice '*': promotion only to a piece in hand (Gross Chess) -------------------------------
+def test_gross_chess_promotes_only_to_pieces_in_hand():
+    v = load(Path(__file__).with_name("definitions").joinpath("gross-chess.txt").read_text(), "gross")
+    assert not v.warnings
+    pos = from_fen(v, "12/P5k5/12/12/12/12/12/12/12/12/6K5/12[NW] w - - 0 1")
+    promotions = {t for t in texts(pos) if t.startswith("a11")}
+    assert promotions == {"a11a12n", "a11a12w"}  # '!P': no pawn on the last rank; no queen in hand
+    pos.make(parse_coord(pos, "a11a12w"))
+    assert to_fen(pos).startswith("W11/6k5/") and "[N]" in to_fen(pos)
+    pos.unmake()
+    deeper = from_fen(v, "12/12/P5k5/12/12/12/12/12/12/12/6K5/12[NW] w - - 0 1")
+    assert {t for t in texts(deeper) if t.startswith("a10")} == {"a10a11", "a10a11n", "a10a11w"}
