@@ -151,6 +151,12 @@ def test_a_lone_prince_is_checkmated(heirs):
     assert pos.outcome().termination == "checkmate" and pos.outcome().winner == 1
 
 
+def test_a_prince_beside_the_king_is_material(heirs):
+    assert from_fen(heirs, "4k3/8/8/8/8/8/8/3FK3 b - - 0 1").outcome() is None  # it helps to mate
+    assert from_fen(heirs, "4k3/8/8/8/8/8/8/4K3 b - - 0 1").outcome().termination == "insufficient material"
+    assert from_fen(heirs, "4k3/8/8/8/8/8/8/5F2 b - - 0 1").outcome().termination == "insufficient material"
+
+
 def test_a_king_in_check_with_a_prince_is_written_and_read(heirs):
     board = Board(heirs, fen="3fk2R/8/8/8/8/8/8/3FK3 w - - 0 1")  # Black's king attacked, White to move
     assert board.position.attacked(board.variant.square("e8"), 0)

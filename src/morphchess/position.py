@@ -904,8 +904,8 @@ class Position:
         if v.repetitions and self.repetitions() >= v.repetitions:
             return Outcome("repetition", None)
         if (all(not p or self.t.royal[p] for p in self.board) and not any(map(any, self.hands))
-                and v.kings_only_draw()):
-            return Outcome("insufficient material", None)
+                and v.kings_only_draw() and not any(self.guarded(c) != self.royals[c] for c in (WHITE, BLACK))):
+            return Outcome("insufficient material", None)  # a successor beside a royal piece may mate
         return None
 
     def _extinct(self, colour: int) -> bool:
