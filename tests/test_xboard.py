@@ -25,7 +25,9 @@ from morphchess.xboard import (
     move_text,
     parse_move,
     piece_to_char,
+    rank_shift,
     setup_commands,
+    shift_ranks,
     xboard_betza,
 )
 from test_xbetza_drops import DEFINITION as CRAZYHOUSE
@@ -191,46 +193,54 @@ def _xboard() -> str | None:
     return shutil.which("xboard", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
 
 
-@pytest.mark.skipif(not (_xboard() and shutil.which("xvfb-run")),
-                    reason="XBoard and xvfb-run are not installed (apt-get install xboard xvfb)")
-def test_xboard_plays_a_crossroads_game(tmp_path):
-    """XBoard (under a virtual X server) runs a whole Crossroads game between two morphchess engines.
+needs_xboard = pytest.mark.skipif(not (_xboard() and shutil.which("xvfb-run")),
+                                  reason="XBoard and xvfb-run are not installed (apt-get install xboard xvfb)")
 
-    Its debug log holds every move the engines made; they replay legally here and end as claimed."""
+
+def xboard_game(tmp_path, engine: str, variant: str) -> tuple[str, list[str], str]:
+    """XBoard (under a virtual X server) runs one game between two copies of ``engine``: its debug
+    log, the moves the engines sent, and the saved game."""
     debug, pgn = tmp_path / "xboard.debug", tmp_path / "game.pgn"
-    engine = engine_command("xboard")
-    subprocess.run(["xvfb-run", "-a", _xboard(), "-fcp", engine, "-scp", engine, "-variant", "crossroads",
+    subprocess.run(["xvfb-run", "-a", _xboard(), "-fcp", engine, "-scp", engine, "-variant", variant,
                     "-matchGames", "1", "-searchDepth", "1", "-tc", "5", "-testLegality", "false",
                     "-saveGameFile", str(pgn), "-debug", "-nameOfDebugFile", str(debug), "-xexit"],
                    cwd=tmp_path, timeout=240, capture_output=True, check=False)
     log = debug.read_text(errors="replace")
+    return log, re.findall(r"<(?:first|second) *: move (\S+)", log), pgn.read_text()
+
+
+@needs_xboard
+def test_xboard_plays_a_crossroads_game(tmp_path):
+    """XBoard runs a whole Crossroads game between two morphchess engines.
+
+    Its debug log holds every move the engines made; they replay legally here and end as claimed."""
+    log, moves, game = xboard_game(tmp_path, engine_command("xboard"), "crossroads")
     assert "setup (PNBRQ.....L..HD" in log and "piece K& KisO3" in log
     board = Board("crossroads")
-    for text in re.findall(r"<(?:first|second) *: move (\S+)", log):
+    for text in moves:
         board.push(parse_move(board, text))
     outcome = board.outcome()
     assert outcome is not None and len(board.move_stack) > 4
-    game = pgn.read_text()
     assert f'[Result "{outcome.result()}"]' in game and "=Z" in game  # morphs shown as promotions
 
 
-@pytest.mark.skipif(not (_xboard() and shutil.which("xvfb-run")),
-                    reason="XBoard and xvfb-run are not installed (apt-get install xboard xvfb)")
-def test_xboard_plays_a_drop_game(tmp_path, crazyhouse_file):
-    """XBoard runs a game of a crazyhouse definition (``morphchess xboard FILE``) between two morphchess
-    engines, the variant selected by its name (``-variant mczh``): XBoard takes the holdings from the setup, and the
-    engines' drops replay legally to the end of the game."""
-    debug = tmp_path / "xboard.debug"
-    engine = f"{engine_command('xboard')} {shlex.quote(str(crazyhouse_file))}"
-    subprocess.run(["xvfb-run", "-a", _xboard(), "-fcp", engine, "-scp", engine, "-variant", "mczh",
-                    "-matchGames", "1", "-searchDepth", "1", "-tc", "5",
-                    "-testLegality", "false", "-debug", "-nameOfDebugFile", str(debug), "-xexit"],
-                   cwd=tmp_path, timeout=240, capture_output=True, check=False)
-    log = debug.read_text(errors="replace")
-    assert "8x8+5_fairy" in log
-    board = Board(load(crazyhouse_file.read_text(), "mczh"))
-    moves = re.findall(r"<(?:first|second) *: move (\S+)", log)
+@needs_xboard
+@pytest.mark.parametrize("name", ["mczh", "mcxiangqi"])
+def test_xboard_plays_a_definition_file(tmp_path, crazyhouse_file, name):
+    """XBoard runs a game of a definition file (``morphchess xboard FILE``, the variant selected by
+    its name, one XBoard does not know) between two morphchess engines: a crazyhouse definition,
+    whose holdings XBoard takes from the setup, and the collected Xiangqi, whose ranks XBoard numbers
+    from 0.  The engines' moves replay legally to the end of the game (a claim, or XBoard's
+    adjudication)."""
+    path = crazyhouse_file
+    if name == "mcxiangqi":
+        path = tmp_path / "mcxiangqi.txt"
+        path.write_text((Path(__file__).parent / "definitions" / "xiangqi.txt").read_text())
+    log, moves, _ = xboard_game(tmp_path, f"{engine_command('xboard')} {shlex.quote(str(path))}", name)
+    board = Board(load(path.read_text(), name))
     for text in moves:
-        board.push(parse_move(board, text))
-    assert len(moves) > 10 and any("@" in m for m in moves) and "Illegal move" not in log
-    assert re.search(r">first : result (1-0|0-1|1/2-1/2)", log)  # a claim, or XBoard's adjudication
+        board.push(parse_move(board, shift_ranks(text, -rank_shift(board.variant))))
+    assert len(moves) > 10 and "Illegal move" not in log
+    assert re.search(r">first : result (1-0|0-1|1/2-1/2)", log)
+    assert ("8x8+5_fairy" in log and any("@" in m for m in moves)) if name == "mczh" else \
+        any(re.fullmatch(r"[a-i]0[a-i]\d+", m) for m in moves)  # a move from Red's back rank, rank 0

@@ -128,6 +128,17 @@ def holdings_square(variant: Variant, name: str) -> tuple[int, int] | None:
     return None
 
 
+def rank_shift(variant: Variant) -> int:
+    """XBoard numbers the ranks of a board 10 squares high (holdings included) from 0, as Xiangqi
+    players do: what to add to morphchess's rank numbers to get XBoard's."""
+    return -1 if max(variant.ranks, len(hand_types(variant))) == 10 else 0
+
+
+def shift_ranks(text: str, shift: int) -> str:
+    """Square names in move or square text with their rank numbers shifted by ``shift``."""
+    return re.sub(r"([a-z_`])(\d+)", lambda m: f"{m[1]}{int(m[2]) + shift}", text) if shift else text
+
+
 def move_text(move: Move) -> str:
     """Coordinate text for XBoard: a morph carries the new type's letter as a promotion suffix."""
     text = move.uci()
@@ -279,7 +290,7 @@ class XboardEngine:
         if not rest:
             raise ProtocolError("usermove needs a move")
         self._cancel()
-        self.board.push(parse_move(self.board, rest[0]))
+        self.board.push(parse_move(self.board, self._from_xboard(rest[0])))
         if self.analyzing:
             self._analyze()
         elif not self._report_end() and self.engine_side == self.board.turn:
@@ -363,13 +374,14 @@ class XboardEngine:
     def cmd_lift(self, rest: list[str]) -> None:
         """Mark where the piece on a square (or in a holdings slot) may go: yellow, red for captures,
         magenta for a promotion choice, blue for a morph (its new type is the forced choice, sent on ``put``)."""
-        held = holdings_square(self.variant, rest[0]) if rest else None
+        name = self._from_xboard(rest[0]) if rest else ""
+        held = holdings_square(self.variant, name)
         hand = hand_types(self.variant)
         if held is not None:
             letter = hand[held[1]].letter if held[1] < len(hand) and held[0] == self.board.turn else None
             picked = [m for m in self.board.legal_moves if m.is_drop and m.new_piece.upper() == letter]
         else:
-            sq = self.variant.square(rest[0])
+            sq = self.variant.square(name)
             picked = [m for m in self.board.legal_moves
                       if m.from_square == sq and not m.is_transformation and not m.is_drop]
         marks, self.lifted = {}, {}
@@ -380,12 +392,18 @@ class XboardEngine:
         self.out(f"highlight {colour_fen(self.variant, marks)}")
 
     def cmd_put(self, rest: list[str]) -> None:
-        move = self.lifted.get(self.variant.square(rest[0]))
+        move = self.lifted.get(self.variant.square(self._from_xboard(rest[0])))
         if move is not None and move.is_morph and not move.is_choice:
             self.out(f"choice {move.new_piece.upper()}")
 
     def cmd_hover(self, _rest) -> None:
         pass
+
+    def _to_xboard(self, text: str) -> str:
+        return shift_ranks(text, rank_shift(self.variant))
+
+    def _from_xboard(self, text: str) -> str:
+        return shift_ranks(text, -rank_shift(self.variant))
 
     # -- thinking --------------------------------------------------------------------
     def _limits(self) -> dict:
@@ -426,7 +444,7 @@ class XboardEngine:
         if self.post or force:
             score = result.score if result.mate is None else (100000 + result.mate if result.mate > 0
                                                               else -100000 + result.mate)
-            pv = " ".join(move_text(m) for m in pv_moves(board, result.pv))
+            pv = " ".join(self._to_xboard(move_text(m)) for m in pv_moves(board, result.pv))
             self.out(f"{result.depth} {score} {int(result.seconds * 100)} {result.nodes} {pv}")
 
 
@@ -437,7 +455,7 @@ class XboardEngine:
             return
         move = self.board.parse_uci(board.move(result.move).uci())
         self.board.push(move)
-        self.out(f"move {move_text(move)}")
+        self.out(f"move {self._to_xboard(move_text(move))}")
         self._report_end()
 
     def _report_end(self) -> bool:
