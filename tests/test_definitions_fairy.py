@@ -4,7 +4,9 @@ Capablanca Random Chess (tests/definitions/capablanca-random.txt) is Fairy-Stock
 ``capablanca`` from another array: its nominal array (castling O3 both ways, as Fairy-Stockfish
 castles on ten files) and shuffled arrays (``setup=shuffle-SEED``; compared here without castling
 rights: Fischer castling is checked in tests/test_fischer_castling.py).  Carrera 960
-(carrera-960.txt) is the same with promotion to Q, A and C only.
+(carrera-960.txt) is the same with promotion to Q, A and C only.  Xiangqi (xiangqi.txt) is
+Fairy-Stockfish's ``xiangqi`` once the rules its page keeps outside the text are laid over
+morphchess's moves.
 """
 
 from __future__ import annotations
