@@ -246,3 +246,13 @@ def test_gross_chess_promotes_only_to_pieces_in_hand():
     pos.unmake()
     deeper = from_fen(v, "12/12/P5k5/12/12/12/12/12/12/12/6K5/12[NW] w - - 0 1")
     assert {t for t in texts(deeper) if t.startswith("a10")} == {"a10a11", "a10a11n", "a10a11w"}
+
+
+def test_a_successor_taken_en_passant_leaves_the_royal_squares_right():
+    v = load("succession=P\npawn:P:ifmnDfmWfceF::a2-h2\nking:K:K::e1", "pawns")
+    pos = from_fen(v, "4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1")
+    pos.make(parse_coord(pos, "d2d4"))
+    pos.make(parse_coord(pos, "e4d3"))  # en passant: the victim stood on d4, not on d3
+    made = [sorted(squares) for squares in pos.royals]
+    pos.refresh()
+    assert [sorted(squares) for squares in pos.royals] == made and pos.royals[0] == (v.square("e1"),)

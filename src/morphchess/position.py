@@ -807,8 +807,9 @@ class Position:
         if royal[new]:
             mine.append(to)
         theirs = self.royals[us ^ 1]
-        if cap and royal[cap]:  # only in broken positions; keeps the state consistent
-            theirs = tuple(s for s in theirs if s != to)
+        if cap and royal[cap]:  # a king beside a successor, or a broken position: those left standing
+            b = self.board
+            theirs = tuple(s for s in theirs if royal[b[s]] and b[s] & 1 != us)
         self.royals = (tuple(mine), theirs) if us == WHITE else (theirs, tuple(mine))
 
     def make_null(self) -> None:
