@@ -256,3 +256,11 @@ def test_a_successor_taken_en_passant_leaves_the_royal_squares_right():
     made = [sorted(squares) for squares in pos.royals]
     pos.refresh()
     assert [sorted(squares) for squares in pos.royals] == made and pos.royals[0] == (v.square("e1"),)
+
+
+def test_taking_king_and_prince_at_once_wins():
+    v = load("succession=F\nprince:F:K::d1\nlion:L:KNADcaKcabK::c1\nking:K:K::e1", "lions")
+    pos = from_fen(v, "3fk3/4L3/8/8/8/8/8/4K3 w - - 0 1")
+    pos.make(parse_coord(pos, "e7d8,d8e8"))  # the lion takes the prince, then the king
+    assert not pos.royals[1]
+    assert (pos.outcome().termination, pos.outcome().winner) == ("royal capture", 0)

@@ -31,7 +31,7 @@ class PositionError(InputError):
 class Outcome:
     """How a game ended: ``winner`` is WHITE (0), BLACK (1) or None for a draw."""
 
-    termination: str  # checkmate, stalemate, extinction, bare king, fifty moves, repetition, insufficient material
+    termination: str  # checkmate, stalemate, extinction, royal capture, bare king, fifty moves, repetition, ...
     winner: int | None
 
     def result(self) -> str:
@@ -892,6 +892,8 @@ class Position:
             for loser in (us, them):  # both at once: the side that moved wins
                 if self._extinct(loser):
                     return Outcome("extinction", loser ^ 1)
+        if self.t.succession and not self.royals[us]:  # a double capture took the last two
+            return Outcome("royal capture", them)
         if v.baring is not None:
             bare = self._bare_king(us, legal)
             if bare is not None:
