@@ -12,7 +12,7 @@ import pytest
 
 from morphchess import Board, Position, gamecourier, load, pgn
 from morphchess.move import Kind
-from morphchess.notation import from_fen, move_to_coord, to_fen
+from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
 
 from conftest import assert_make_unmake_exact
 
@@ -119,6 +119,17 @@ def test_castling_games_against_python_chess(c960, seed):
         assert set(ours(pos)) == {m.uci() for m in board.legal_moves}, fen
         assert_make_unmake_exact(pos)
         assert to_fen(from_fen(c960, fen)) == fen
+
+
+def test_a_king_whose_partners_moved_is_written_plain(c960):
+    pos = Position(c960, "shuffle-0")
+    assert to_fen(pos).startswith("brknrqnb/")  # bishops in the corners, rooks inside
+    for text in ["b2b3", "b7b6", "b1b2", "b8b7", "e2e3", "e7e6", "e1e2", "e8e7"]:
+        pos.make(parse_coord(pos, text))
+    fen = to_fen(pos)
+    assert fen == "b1kn1qnb/prpprppp/1p2p3/8/8/1P2P3/PRPPRPPP/B1KN1QNB w - - 2 5"
+    assert chess.Board(fen, chess960=True).fen() == fen
+    assert to_fen(from_fen(c960, fen)) == fen
 
 
 def test_swap_makes_and_unmakes_exactly(c960):

@@ -87,8 +87,8 @@ def _state_matters(pos: Position, sq: int, p: int) -> bool:
     if t.has_initial[p]:
         return True
     if _castles(pos, p):
-        return any(is_own(pos.board[ps], colour) and is_unmoved(pos.board[ps])
-                   for (c, r, _s), ps in t.partner_of.items() if c == colour and r == sq // t.files)
+        partners = (pos.castle_partner(sq, -1), pos.castle_partner(sq, 1))
+        return any(ps is not None and is_own(pos.board[ps], colour) and is_unmoved(pos.board[ps]) for ps in partners)
     return any(is_unmoved(pos.board[k]) and t.castle[pos.board[k]] and sq in (pos.castle_partner(k, -1),
                                                                                pos.castle_partner(k, 1))
                for k in pos.castling_pieces(colour))
