@@ -542,35 +542,44 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
 
 def _outside_text(variant: Variant) -> list[str]:
     """Rules the text cannot carry but its features point to (docs/definitions.md, "Rules outside
-    the text"): a river (the promotion zone is the far half of the board), where ID pages confine
-    pieces to a palace or to their own side by script, a side without a royal piece, types that
-    cannot move at all and squares alone in a file of holes."""
-    out = []
+    the text"), one warning per sign found."""
+    return [w for w in (sign(variant) for sign in (_river, _side_without_royal, _immobile, _citadels)) if w]
+
+
+def _river(variant: Variant) -> str | None:
+    """A promotion zone that is the far half of the board: ID pages with a river confine pieces by script."""
     if variant.promo_zone and variant.ranks >= 6 and variant.promo_zone in (variant.ranks // 2, -(-variant.ranks // 2)):
-        out.append(f"promoZone={variant.promo_zone} of {variant.ranks} ranks is the far half of the board, a river: "
-                   "a page may confine pieces to a palace or to their side of it by script (Xiangqi); not played")
+        return (f"promoZone={variant.promo_zone} of {variant.ranks} ranks is the far half of the board, a river: "
+                "a page may confine pieces to a palace or to their side of it by script (Xiangqi); not played")
+    return None
+
+
+def _side_without_royal(variant: Variant) -> str | None:
     royals = [sum(1 for t, c in variant.setups["standard"].values() if c == colour and variant.type(t).royal)
               for colour in (WHITE, BLACK)]
     if royals[0] != royals[1] and min(royals) == 0:
-        out.append(f"White starts with {royals[0]} royal piece(s), Black with {royals[1]}: a page rule that makes "
-                   "the other side's pieces royal (Spartan Chess) is not in the text, not played")
+        return (f"White starts with {royals[0]} royal piece(s), Black with {royals[1]}: a page rule that makes "
+                "the other side's pieces royal (Spartan Chess) is not in the text, not played")
+    return None
+
+
+def _immobile(variant: Variant) -> str | None:
     still = [t.name for t in variant.types if not (t.moves.steps or t.moves.castlings or t.moves.hops or t.moves.paths)]
     if still:
-        out.append(f"{', '.join(repr(n) for n in still)} cannot move: what such a piece does is a rule of the page's "
-                   "script or prose, not played")
-    lone = _lone_squares(variant)
-    if lone:
-        out.append(f"{', '.join(lone)}: alone in a file of holes (a citadel, as in Tamerlane Chess): what such a "
-                   "square means is outside the text, not played")
-    return out
+        return (f"{', '.join(repr(n) for n in still)} cannot move: what such a piece does is a rule of the page's "
+                "script or prose, not played")
+    return None
 
 
-def _lone_squares(variant: Variant) -> list[str]:
-    """Names of the squares that are the only square of their file not a hole."""
-    out = []
+def _citadels(variant: Variant) -> str | None:
+    """Squares that are the only square of their file not a hole (Tamerlane Chess's citadels)."""
+    lone = []
     for f in range(variant.files):
-        column = [r * variant.files + f for r in range(variant.ranks)]
+        column = range(f, variant.files * variant.ranks, variant.files)
         open_squares = [sq for sq in column if sq not in variant.holes]
         if len(open_squares) == 1 and variant.ranks > 1:
-            out.append(variant.square_name(open_squares[0]))
-    return out
+            lone.append(variant.square_name(open_squares[0]))
+    if lone:
+        return (f"{', '.join(lone)}: alone in a file of holes (a citadel, as in Tamerlane Chess): what such a "
+                "square means is outside the text, not played")
+    return None
