@@ -82,9 +82,10 @@ def test_hands_are_xboard_holdings():
     so), the board size counts them, and hands that only feed promotions stay out."""
     mini = load(MINISHOGI, "mini")
     assert [t.letter for t in hand_types(mini)] == ["P", "S", "B", "R", "G"]  # promoted types never reach a hand
-    table = piece_to_char(mini)
-    assert max(table.index(c) for c in "PSBRG") < min(table.index(c) for c in "TUHD")
-    assert setup_commands(mini, Board(mini).fen())[0].endswith(" 5x5+5_fairy rbsgk/4p/5/P4/KGSBR[] w - - 0 1")
+    # the promoted types are XBoard's shogi-style ones (^P: promoted partner of P), after the hand types
+    assert piece_to_char(mini) == "P.BR.SG..^P.^S...^B^RKp.br.sg..^p.^s...^b^rk"
+    lines = setup_commands(mini, Board(mini, fen="rbsgk/4t/5/P4/KGSBR[] w - - 0 1").fen())
+    assert lines[0].endswith(" 5x5+5_fairy rbsgk/4+p/5/P4/KGSBR[] w - - 0 1") and "piece +P& WfF" in lines
     gross = load((Path(__file__).parent / "definitions" / "gross-chess.txt").read_text(), "gross")
     assert hand_types(gross) == [] and "[" in Board(gross).fen()
     setup = setup_commands(gross, Board(gross).fen())[0]
@@ -103,6 +104,28 @@ def test_drops_through_the_protocol(crazyhouse_file):
     s.send("usermove N@e4", "setboard 7k/6pp/8/8/8/8/8/6K1[Q] w - - 0 1", "sd 2", "go")
     assert re.fullmatch(r"move Q@[a-f]8", s.expect("move "))  # back-rank mate by a dropped queen
     assert s.expect("1-0") == "1-0 {White wins by checkmate (1-0)}"
+    s.close()
+
+
+@pytest.fixture
+def minishogi_file(tmp_path):
+    path = tmp_path / "mcmini.txt"
+    path.write_text(MINISHOGI)
+    return path
+
+
+def test_shogi_promotions_in_xboards_form(minishogi_file):
+    """A shogi-style promotion goes both ways as ``a4a5+`` and a promoted piece as ``+P`` in
+    position text, as XBoard writes them (so XBoard demotes it when it is captured)."""
+    s = Session(lambda inp, out: main(inp, out, str(minishogi_file)))
+    s.send("protover 2", "new", "force", "setboard 2k2/P4/5/5/4K[] w - - 0 1", "sd 3", "go")
+    assert s.expect("move ") == "move a4a5+"  # the pawn becomes a tokin
+    s.send("force", "setboard 2k2/+P4/5/5/4K[] b - - 0 1", "usermove c5b4", "ping 1")
+    assert s.expect("Illegal move") and s.expect("pong 1")  # the tokin on a4 guards b4; a pawn would not
+    seen = len(s.seen)
+    s.send("setboard 2k2/P4/5/5/4K[] w - - 0 1", "usermove a4a5+", "usermove c5b4", "ping 2")
+    s.expect("pong 2")
+    assert not [line for line in s.seen[seen:] if line.startswith("Illegal")]  # from a5 the tokin does not
     s.close()
 
 

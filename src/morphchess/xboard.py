@@ -59,14 +59,37 @@ def hand_types(variant: Variant) -> list[PieceType]:
     return [t for t in variant.types if t.index in found]
 
 
+def promoted_partners(variant: Variant) -> dict[int, PieceType]:
+    """Shogi-style promoted types (``promoOffset``) -> the type each promotes from, for XBoard's own
+    form of them (``+P`` in the piece table, in positions and as a move's suffix), with which XBoard
+    demotes a captured one as the ID's ``holdingsType=-1`` does.  None where captured pieces keep
+    their type in the hand (``holdingsType=-2``)."""
+    if not variant.promo_offset or variant.holdings_type == -2:
+        return {}
+    out: dict[int, PieceType] = {}
+    for t in variant.types:
+        n = variant.promoted_type(t)
+        if n is not None and n != t.index and variant.promoted_type(variant.type(n)) is None:
+            out.setdefault(n, t)
+    return out
+
+
+def xboard_letter(variant: Variant, t: PieceType) -> str:
+    """A type's letter as XBoard knows it: ``+`` and the base type's letter for a promoted type."""
+    base = promoted_partners(variant).get(t.index)
+    return f"+{base.letter}" if base else t.letter
+
+
 def piece_to_char(variant: Variant) -> str:
     """XBoard's piece-to-char table for a variant: one letter (or '.') per XBoard type, King last.
 
     XBoard numbers its holdings by the order of the types in this table, so the types that can be
-    in a hand (:func:`hand_types`) come before all others."""
+    in a hand (:func:`hand_types`) come before all others; a shogi-style promoted type is ``^`` and
+    its base type's letter (:func:`promoted_partners`)."""
     royal = [t for t in variant.types if t.royal]
     king = next((t for t in royal if t.letter == "K"), royal[0] if royal else None)
     first = hand_types(variant)
+    partners = promoted_partners(variant)
     slots: dict[int, str] = {}
     spare = iter(SPARE_SLOTS)
     floor = -1
@@ -77,7 +100,8 @@ def piece_to_char(variant: Variant) -> str:
             slot = IMAGE_SLOT.get(t.image)
             if slot is None or slot in slots or slot <= floor:
                 slot = next(s for s in spare if s > floor)
-            slots[slot] = t.letter
+            base = partners.get(t.index)
+            slots[slot] = f"^{base.letter}" if base else t.letter
         floor = max(slots, default=-1)
     white = "".join(slots.get(i, ".") for i in range(max(slots, default=0) + 1)) + (king.letter if king else ".")
     return white + white.lower()
@@ -105,13 +129,26 @@ def setup_commands(variant: Variant, fen: str) -> list[str]:
     holdings = len(hand_types(variant))
     if not holdings:
         fen = re.sub(r"\[[^\]]*\]", "", fen, count=1)
-    lines = [f"setup ({piece_to_char(variant)}) {variant.files}x{variant.ranks}+{holdings}_fairy {fen}"]
+    lines = [f"setup ({piece_to_char(variant)}) {variant.files}x{variant.ranks}+{holdings}_fairy "
+             f"{xboard_fen(variant, fen)}"]
     for t in variant.types:
         betza = xboard_betza(t.betza)
         if not variant.en_passant:  # the definition switched 'e' captures off
             betza = re.sub(r"e(?=[a-z]*[A-Z])", "", betza)
-        lines.append(f"piece {t.letter}& {betza}")
+        lines.append(f"piece {xboard_letter(variant, t)}& {betza}")
     return lines
+
+
+def xboard_fen(variant: Variant, fen: str, back: bool = False) -> str:
+    """Position text with shogi-style promoted types written as XBoard writes them (``+P``), or,
+    with ``back``, XBoard's position text in morphchess's letters."""
+    pairs = [(t.letter, xboard_letter(variant, t)) for t in variant.types]
+    table = {old: new for mine, theirs in pairs if mine != theirs
+             for old, new in ((theirs, mine) if back else (mine, theirs),
+                              (theirs.lower(), mine.lower()) if back else (mine.lower(), theirs.lower()))}
+    board, _, rest = fen.partition(" ")
+    board = re.sub(r"\+?[A-Za-z]", lambda m: table.get(m[0], m[0]), board)
+    return f"{board} {rest}" if rest else board
 
 
 def holdings_square(variant: Variant, name: str) -> tuple[int, int] | None:
@@ -139,23 +176,31 @@ def shift_ranks(text: str, shift: int) -> str:
     return re.sub(r"([a-z_`])(\d+)", lambda m: f"{m[1]}{int(m[2]) + shift}", text) if shift else text
 
 
-def move_text(move: Move) -> str:
-    """Coordinate text for XBoard: a morph carries the new type's letter as a promotion suffix."""
+def move_text(move: Move, variant: Variant | None = None) -> str:
+    """Coordinate text for XBoard: a morph carries the new type's letter as a promotion suffix, and a
+    shogi-style promotion of ``variant`` (:func:`promoted_partners`) the suffix ``+``."""
     text = move.uci()
     if move.is_morph and not move.is_transformation and not move.is_castling:
         text += move.new_piece.lower()
+    elif variant and move.is_choice and not move.is_transformation and _shogi_promotion(variant, move):
+        text = text[:-len(move.new_piece)] + "+"
     return text
 
 
+def _shogi_promotion(variant: Variant, move: Move) -> bool:
+    return variant.type_by_letter(move.new_piece.upper()).index in promoted_partners(variant)
+
+
 def parse_move(board: Board, text: str) -> Move:
-    """The legal move named by XBoard's text, also with a morph's suffix (``f2f3z``)."""
+    """The legal move named by XBoard's text, also with a morph's suffix (``f2f3z``), XBoard's shogi
+    promotion suffix ``+`` or its suffix ``=`` for a promotion declined."""
     try:
         return board.parse_uci(text)
     except (MoveError, ValueError):
-        base = text[:-1]
-        if text[-1:].isalpha() and base[-1:].isdigit():
-            move = board.parse_uci(base)
-            if move.is_morph and move.new_piece.lower() == text[-1].lower():
+        if text[-1:] == "=":
+            return board.parse_uci(text[:-1])
+        for move in board.legal_moves:
+            if move_text(move, board.variant) == text:
                 return move
         raise
 
@@ -355,7 +400,7 @@ class XboardEngine:
     def cmd_setboard(self, rest: list[str]) -> None:
         self._cancel()
         try:
-            self.board = Board(self.variant, fen=" ".join(rest))
+            self.board = Board(self.variant, fen=xboard_fen(self.variant, " ".join(rest), back=True))
         except FenError as e:
             raise ProtocolError(f"setboard: {e}") from None
         if self.analyzing:
@@ -444,7 +489,7 @@ class XboardEngine:
         if self.post or force:
             score = result.score if result.mate is None else (100000 + result.mate if result.mate > 0
                                                               else -100000 + result.mate)
-            pv = " ".join(self._to_xboard(move_text(m)) for m in pv_moves(board, result.pv))
+            pv = " ".join(self._to_xboard(move_text(m, self.variant)) for m in pv_moves(board, result.pv))
             self.out(f"{result.depth} {score} {int(result.seconds * 100)} {result.nodes} {pv}")
 
 
@@ -455,7 +500,7 @@ class XboardEngine:
             return
         move = self.board.parse_uci(board.move(result.move).uci())
         self.board.push(move)
-        self.out(f"move {self._to_xboard(move_text(move))}")
+        self.out(f"move {self._to_xboard(move_text(move, self.variant))}")
         self._report_end()
 
     def _report_end(self) -> bool:
