@@ -1,35 +1,10 @@
-"""Shared variant lists and helpers of the test suite."""
+"""The test suite's shared fixtures (shared functions and data are in common.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import random
-from collections.abc import Iterator
 
 import pytest
-
-from morphchess import Position, builtin, variant_names
-from morphchess.notation import to_fen
-
-DEGENS = ["morphomania", "snappy-chess", "morphing-chess", "crossroads"]
-VARIANTS = variant_names()
-# every built-in start array: (variant, setup)
-SETUPS = [(name, setup) for name in VARIANTS for setup in builtin(name).setups]
-
-
-def random_positions(name: str, setup: str, games: int, seed: object, max_plies: int = 120) -> Iterator[Position]:
-    """The positions of ``games`` random games of a built-in variant, one Position changed in place
-    (use each before asking for the next); games stop when they end or after ``max_plies``."""
-    rng = random.Random(seed)
-    v = builtin(name)
-    for _ in range(games):
-        pos = Position(v, setup)
-        for _ply in range(rng.randrange(max_plies // 4, max_plies)):
-            legal = pos.legal_moves()
-            yield pos
-            if not legal or pos.outcome(legal) is not None:
-                break
-            pos.make(rng.choice(legal))
 
 
 @pytest.fixture(scope="session")
@@ -69,18 +44,6 @@ def client(db_url):
 
     with testclient.TestClient(create_app(db_url, 100000)) as c:
         yield c
-
-
-def assert_make_unmake_exact(pos: Position) -> None:
-    """Every legal move leaves a hash equal to a fresh computation, and unmake restores the position."""
-    before, h = to_fen(pos), pos.hash
-    for m in pos.legal_moves():
-        pos.make(m)
-        made = pos.hash
-        pos.refresh()
-        assert pos.hash == made, m
-        pos.unmake()
-        assert to_fen(pos) == before and pos.hash == h, m
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ import pytest
 from morphchess import builtin
 from morphchess.cli import main
 
-from conftest import DEGENS
+from common import DEGENS
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

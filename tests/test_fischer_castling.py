@@ -14,16 +14,7 @@ from morphchess import Board, Position, gamecourier, load, pgn
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
 
-from conftest import assert_make_unmake_exact
-
-ORTHODOX = """pawn:P:ifmnDfmWfceF::a2-h2
-knight:N:N::b1,g1
-bishop:B:B::c1,f1
-rook:R:R::a1,h1
-queen:Q:Q::d1
-king:K:KisO2::e1
-"""
-CHESS960 = "files=8 ranks=8 shuffle=N!BRQK promoChoice=QRBN\n" + ORTHODOX
+from common import CHESS960, assert_make_unmake_exact
 
 
 @pytest.fixture(scope="module")

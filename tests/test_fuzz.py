@@ -27,7 +27,7 @@ from morphchess.play import parse_move
 from morphchess.records import read_record
 from morphchess.variant import Variant
 
-from conftest import SETUPS
+from common import SETUPS
 
 _RUNS = int(os.environ.get("MORPHCHESS_FUZZ", "0"))
 fuzz = settings(max_examples=_RUNS or 60, deadline=None, derandomize=not _RUNS, database=None,

@@ -10,9 +10,8 @@ import pytest
 
 from morphchess import Board, Position, load
 from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
-from test_fischer_castling import ORTHODOX
 
-from conftest import assert_make_unmake_exact
+from common import ORTHODOX, assert_make_unmake_exact
 
 
 def texts(pos: Position) -> set[str]:

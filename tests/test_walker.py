@@ -7,7 +7,7 @@ import pytest
 from morphchess import Position, builtin
 from morphchess.move import Kind
 
-from conftest import SETUPS, random_positions
+from common import SETUPS, random_positions
 
 
 @pytest.mark.parametrize("name,setup", SETUPS)

@@ -20,6 +20,8 @@ from morphchess.board import Board  # noqa: E402
 from morphchess.variants import names  # noqa: E402
 from morphchess.web import create_app  # noqa: E402
 
+from common import CHESS960  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def sqlite_client(tmp_path_factory):
@@ -312,6 +314,17 @@ def test_import_reads_every_record_form_the_command_line_reads(client):
 
 PASTED = ("files=5 ranks=5 promoZone=0\nwazir:W:W:wazir:a1 morph=//FFFFF//\n"
           "ferz:F:F:ferz:b1 morph=//WWWWW//\nking:K:K:king:c1")
+
+
+def test_fischer_castling_is_the_king_onto_its_partner(client):
+    """Array BQNRNBKR (seed 5): after g3 and Bg2 the king castles short without moving itself."""
+    g = new(client, definition=CHESS960, setup="shuffle-5", moves=["g2g3", "a7a6", "f1g2", "a6a5"])
+    assert squares(g, 8)["g1"] == "K" and squares(g, 8)["h1"] == "R"
+    castle = [m for m in g["legal"] if m["castle"]]
+    assert [(m["from"], m["to"], m["uci"]) for m in castle] == [("g1", "h1", "g1h1")]
+    assert castle[0]["castle"] == {"king": "g1", "from": "h1", "to": "f1", "partner": "R"}
+    after = squares(play(client, g, "g1h1"), 8)
+    assert after["g1"] == "K" and after["f1"] == "R" and "h1" not in after
 
 
 def test_pasted_definition_stored_once_and_named(client):

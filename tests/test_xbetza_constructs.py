@@ -22,7 +22,7 @@ from morphchess.move import Kind
 from morphchess.pieces import is_own
 from test_xbetza_moves import checks, moves, position
 
-from conftest import assert_make_unmake_exact
+from common import assert_make_unmake_exact
 
 DEFINITIONS = Path(__file__).with_name("definitions")
 

@@ -16,7 +16,7 @@ from morphchess import load
 from morphchess.move import Kind
 from morphchess.notation import from_fen
 
-from conftest import assert_make_unmake_exact
+from common import assert_make_unmake_exact
 
 
 @cache

@@ -12,7 +12,7 @@ from morphchess.move import Kind
 from morphchess.notation import to_fen
 from morphchess.pieces import is_own
 
-from conftest import assert_make_unmake_exact
+from common import assert_make_unmake_exact
 
 DEFINITION = """
 files=10 ranks=10 promoChoice=LGC

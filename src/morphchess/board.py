@@ -19,7 +19,7 @@ from . import san as _san
 from .errors import InputError, cut, quote
 from .move import Kind
 from .move import Move as CoreMove
-from .notation import MoveError, coord_text, from_fen, mover_chose, parse_coord, to_fen
+from .notation import MoveError, coord_text, from_fen, mover_chose, parse_coord, text_target, to_fen
 from .position import Outcome, Position
 from .variant import WHITE, Variant
 from .variants import load_variant
@@ -57,6 +57,19 @@ class Move:
                     doc="The squares a multi-leg move captures on before its target, in order.")
     piece = property(lambda self: self._variant.tables.letter[self._mover], doc="The mover's letter before.")
     new_piece = property(lambda self: self._variant.tables.letter[self.raw.piece], doc="The mover's letter after.")
+
+    @property
+    def castling_partner(self) -> tuple[int, int] | None:
+        """Castling: the partner's (rook's) squares before and after; None for other moves."""
+        if self.raw.kind is not Kind.CASTLE:
+            return None
+        return self.raw.extra[0], self.raw.extra[1]
+
+    @property
+    def text_to_square(self) -> int:
+        """The square the coordinate text ends on: ``to_square``, except Fischer castling (shuffled
+        arrays), written as the king taking its partner (``b1a1``)."""
+        return text_target(self._variant.tables, self.raw)
 
     @property
     def captured(self) -> str | None:

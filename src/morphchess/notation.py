@@ -339,14 +339,14 @@ def coord_text(v: Variant, mover: int, m: Move) -> str:
     by commas for a multi-leg move that captures on the way (``e4f5,f5e6``, ``d3d4,d4d3``)."""
     if m.kind is Kind.DROP:
         return v.tables.letter[m.piece].upper() + "@" + v.square_name(m.target)
-    squares = (m.origin,) + (m.extra if m.kind is Kind.LEGS else ()) + (_text_target(v.tables, m),)
+    squares = (m.origin,) + (m.extra if m.kind is Kind.LEGS else ()) + (text_target(v.tables, m),)
     text = ",".join(v.square_name(a) + v.square_name(b) for a, b in zip(squares, squares[1:]))
     if mover_chose(v.tables, mover, m):
         text += v.tables.letter[m.piece].lower()
     return text
 
 
-def _text_target(t: Tables, m: Move) -> int:
+def text_target(t: Tables, m: Move) -> int:
     """The square the text of ``m`` ends on: the partner's for Fischer castling (king takes
     partner, ``e1h1``, as UCI writes Chess960), else the target."""
     if m.kind is Kind.CASTLE and t.fischer:
@@ -367,7 +367,7 @@ def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
         raise MoveError(f"{quote(text)} is not coordinate move text (e.g. e2e4, e7e8q, c1c1n, P@e4)")
     squares = _leg_squares(pos.variant, m["legs"], text)
     frm, to, extra = squares[0], squares[-1], squares[1:-1]
-    cands = [mv for mv in moves if mv.origin == frm and _text_target(pos.t, mv) == to
+    cands = [mv for mv in moves if mv.origin == frm and text_target(pos.t, mv) == to
              and mv.kind is not Kind.DROP and (mv.extra if mv.kind is Kind.LEGS else ()) == extra]
     if not cands:  # Fischer castling written as the king's move, where that names no other move
         cands = [mv for mv in moves if mv.kind is Kind.CASTLE and mv.origin == frm and mv.target == to != frm]

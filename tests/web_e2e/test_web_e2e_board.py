@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from web_e2e_support import click_move, game_id, piece_on, serious_findings, sq, start, wait_plies
+from common import CHESS960
+from web_e2e_support import click_move, game_id, new_game_via_api, piece_on, serious_findings, sq, start, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -188,3 +189,16 @@ def test_a_finger_drags_a_piece(pages):
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     wait_plies(page, 1)
     assert piece_on(page, "f3") == "N"
+
+
+def test_castling_by_clicks_orthodox_and_fischer(page):
+    """Orthodox castling: the king onto its target; Fischer castling (a shuffled array, here BQNRNBKR
+    where the king stays on g1): the king onto its partner, as its move text says (g1h1)."""
+    new_game_via_api(page, variant="chess", fen="4k3/8/8/8/8/8/8/4K2R w K - 0 1", black="human")
+    click_move(page, "e1", "g1", 1)
+    assert piece_on(page, "g1") == "K" and piece_on(page, "f1") == "R" and piece_on(page, "h1") is None
+    new_game_via_api(page, definition=CHESS960, setup="shuffle-5", moves=["g2g3", "a7a6", "f1g2", "a6a5"],
+                     black="human")
+    click_move(page, "g1", "h1", 5)
+    assert piece_on(page, "g1") == "K" and piece_on(page, "f1") == "R" and piece_on(page, "h1") is None
+    assert page.inner_text("#moves .mv[data-ply='5']").strip() == "O-O"

@@ -89,10 +89,21 @@ def _legal(game: Game) -> list[dict]:
         return []
     name = game.variant.square_name
     board = game.board
-    return [{"from": _origin(board, m), "to": name(m.to_square), "uci": m.uci(), "piece": m.piece,
-             "new": m.new_piece, "capture": m.is_capture, "choice": m.is_choice, "castle": m.is_castling,
+    return [{"from": _origin(board, m), "to": name(m.text_to_square), "uci": m.uci(), "piece": m.piece,
+             "new": m.new_piece, "capture": m.is_capture, "choice": m.is_choice, "castle": _castle_view(board, m),
              "transform": m.is_transformation, "morph": m.is_morph, "drop": m.is_drop,
              "legs": [name(sq) for sq in m.legs]} for m in board.legal_moves]
+
+
+def _castle_view(board: Board, move: Move) -> dict | None:
+    """Where a castling move puts the king and its partner (the click goes to ``to``: the king's
+    square, or the partner's with Fischer castling); None for other moves."""
+    if move.castling_partner is None:
+        return None
+    name = board.variant.square_name
+    start, end = move.castling_partner
+    return {"king": name(move.to_square), "from": name(start), "to": name(end),
+            "partner": board.piece_at(start)}
 
 
 def clock_view(game: Game, at: datetime) -> dict | None:

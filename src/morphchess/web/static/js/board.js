@@ -124,9 +124,12 @@ export class BoardView {
   showPending(move) {
     const squares = [...this.view.squares];
     const index = (name) => this.variant.files * (Number(name.slice(1)) - 1) + name.charCodeAt(0) - 97;
+    const to = move.castle ? move.castle.king : move.to;
     if (!move.drop) squares[index(move.from)] = "";
-    squares[index(move.to)] = move.new;
-    this.view = { ...this.view, squares, last: { from: move.from, to: move.to }, check: [] };
+    if (move.castle) squares[index(move.castle.from)] = "";
+    if (move.castle) squares[index(move.castle.to)] = move.castle.partner;
+    squares[index(to)] = move.new;
+    this.view = { ...this.view, squares, last: { from: move.from, to }, check: [] };
     this.legal = [];
     this.selected = null;
     this.draw();

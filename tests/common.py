@@ -1,0 +1,53 @@
+"""What several test modules share: the built-in variant lists, random positions, the make/unmake
+check, and definition texts (fixtures live in conftest.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from morphchess import Position, builtin, variant_names
+from morphchess.notation import to_fen
+
+DEGENS = ["morphomania", "snappy-chess", "morphing-chess", "crossroads"]
+VARIANTS = variant_names()
+# every built-in start array: (variant, setup)
+SETUPS = [(name, setup) for name in VARIANTS for setup in builtin(name).setups]
+
+
+def random_positions(name: str, setup: str, games: int, seed: object, max_plies: int = 120) -> Iterator[Position]:
+    """The positions of ``games`` random games of a built-in variant, one Position changed in place
+    (use each before asking for the next); games stop when they end or after ``max_plies``."""
+    rng = random.Random(seed)
+    v = builtin(name)
+    for _ in range(games):
+        pos = Position(v, setup)
+        for _ply in range(rng.randrange(max_plies // 4, max_plies)):
+            legal = pos.legal_moves()
+            yield pos
+            if not legal or pos.outcome(legal) is not None:
+                break
+            pos.make(rng.choice(legal))
+
+
+def assert_make_unmake_exact(pos: Position) -> None:
+    """Every legal move leaves a hash equal to a fresh computation, and unmake restores the position."""
+    before, h = to_fen(pos), pos.hash
+    for m in pos.legal_moves():
+        pos.make(m)
+        made = pos.hash
+        pos.refresh()
+        assert pos.hash == made, m
+        pos.unmake()
+        assert to_fen(pos) == before and pos.hash == h, m
+
+
+# orthodox chess as the piece lines of a definition, and Chess960 made from them (Fischer castling)
+ORTHODOX = """pawn:P:ifmnDfmWfceF::a2-h2
+knight:N:N::b1,g1
+bishop:B:B::c1,f1
+rook:R:R::a1,h1
+queen:Q:Q::d1
+king:K:KisO2::e1
+"""
+CHESS960 = "files=8 ranks=8 shuffle=N!BRQK promoChoice=QRBN\n" + ORTHODOX
