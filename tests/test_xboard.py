@@ -248,22 +248,23 @@ def test_xboard_plays_a_crossroads_game(tmp_path):
 
 
 @needs_xboard
-@pytest.mark.parametrize("name", ["mczh", "mcxiangqi"])
-def test_xboard_plays_a_definition_file(tmp_path, crazyhouse_file, name):
+@pytest.mark.parametrize("name", ["mczh", "mcxiangqi", "mcmini"])
+def test_xboard_plays_a_definition_file(tmp_path, crazyhouse_file, minishogi_file, name):
     """XBoard runs a game of a definition file (``morphchess xboard FILE``, the variant selected by
     its name, one XBoard does not know) between two morphchess engines: a crazyhouse definition,
-    whose holdings XBoard takes from the setup, and the collected Xiangqi, whose ranks XBoard numbers
-    from 0.  The engines' moves replay legally to the end of the game (a claim, or XBoard's
-    adjudication)."""
-    path = crazyhouse_file
-    if name == "mcxiangqi":
-        path = tmp_path / "mcxiangqi.txt"
-        path.write_text((Path(__file__).parent / "definitions" / "xiangqi.txt").read_text())
+    whose holdings XBoard takes from the setup, the collected Xiangqi, whose ranks XBoard numbers
+    from 0, and a minishogi definition, whose promoted types are XBoard's shogi-style ones.  The
+    engines' moves replay legally to the end of the game (a claim, or XBoard's adjudication)."""
+    files = {"mczh": crazyhouse_file, "mcmini": minishogi_file, "mcxiangqi": tmp_path / "mcxiangqi.txt"}
+    files["mcxiangqi"].write_text((Path(__file__).parent / "definitions" / "xiangqi.txt").read_text())
+    path = files[name]
     log, moves, _ = xboard_game(tmp_path, f"{engine_command('xboard')} {shlex.quote(str(path))}", name)
     board = Board(load(path.read_text(), name))
     for text in moves:
         board.push(parse_move(board, shift_ranks(text, -rank_shift(board.variant))))
     assert len(moves) > 10 and "Illegal move" not in log
     assert re.search(r">first : result (1-0|0-1|1/2-1/2)", log)
-    assert ("8x8+5_fairy" in log and any("@" in m for m in moves)) if name == "mczh" else \
-        any(re.fullmatch(r"[a-i]0[a-i]\d+", m) for m in moves)  # a move from Red's back rank, rank 0
+    signs = {"mczh": "8x8+5_fairy" in log and any("@" in m for m in moves),
+             "mcxiangqi": any(re.fullmatch(r"[a-i]0[a-i]\d+", m) for m in moves),  # from Red's back rank, 0
+             "mcmini": "setup (P.BR.SG..^P.^S...^B^RK" in log and "piece +P& WfF" in log}
+    assert signs[name]
