@@ -29,6 +29,7 @@ from morphchess.xboard import (
     setup_commands,
     shift_ranks,
     xboard_betza,
+    xboard_fen,
 )
 from test_xbetza_drops import DEFINITION as CRAZYHOUSE
 from test_xbetza_shogi import DEFINITION as MINISHOGI
@@ -220,16 +221,16 @@ needs_xboard = pytest.mark.skipif(not (_xboard() and shutil.which("xvfb-run")),
                                   reason="XBoard and xvfb-run are not installed (apt-get install xboard xvfb)")
 
 
-def xboard_game(tmp_path, engine: str, variant: str) -> tuple[str, list[str], str]:
+def xboard_game(tmp_path, engine: str, variant: str) -> tuple[str, list[str], str, str]:
     """XBoard (under a virtual X server) runs one game between two copies of ``engine``: its debug
-    log, the moves the engines sent, and the saved game."""
-    debug, pgn = tmp_path / "xboard.debug", tmp_path / "game.pgn"
+    log, the moves the engines sent, the saved game and the last position XBoard saved."""
+    debug, pgn, end = tmp_path / "xboard.debug", tmp_path / "game.pgn", tmp_path / "end.fen"
     subprocess.run(["xvfb-run", "-a", _xboard(), "-fcp", engine, "-scp", engine, "-variant", variant,
                     "-matchGames", "1", "-searchDepth", "1", "-tc", "5", "-testLegality", "false",
-                    "-saveGameFile", str(pgn), "-debug", "-nameOfDebugFile", str(debug), "-xexit"],
-                   cwd=tmp_path, timeout=240, capture_output=True, check=False)
+                    "-saveGameFile", str(pgn), "-savePositionFile", str(end), "-debug", "-nameOfDebugFile",
+                    str(debug), "-xexit"], cwd=tmp_path, timeout=240, capture_output=True, check=False)
     log = debug.read_text(errors="replace")
-    return log, re.findall(r"<(?:first|second) *: move (\S+)", log), pgn.read_text()
+    return log, re.findall(r"<(?:first|second) *: move (\S+)", log), pgn.read_text(), end.read_text().strip()
 
 
 @needs_xboard
@@ -237,7 +238,7 @@ def test_xboard_plays_a_crossroads_game(tmp_path):
     """XBoard runs a whole Crossroads game between two morphchess engines.
 
     Its debug log holds every move the engines made; they replay legally here and end as claimed."""
-    log, moves, game = xboard_game(tmp_path, engine_command("xboard"), "crossroads")
+    log, moves, game, _ = xboard_game(tmp_path, engine_command("xboard"), "crossroads")
     assert "setup (PNBRQ.....L..HD" in log and "piece K& KisO3" in log
     board = Board("crossroads")
     for text in moves:
@@ -254,14 +255,19 @@ def test_xboard_plays_a_definition_file(tmp_path, crazyhouse_file, minishogi_fil
     its name, one XBoard does not know) between two morphchess engines: a crazyhouse definition,
     whose holdings XBoard takes from the setup, the collected Xiangqi, whose ranks XBoard numbers
     from 0, and a minishogi definition, whose promoted types are XBoard's shogi-style ones.  The
-    engines' moves replay legally to the end of the game (a claim, or XBoard's adjudication)."""
+    engines' moves replay legally to the end of the game (a claim, or XBoard's adjudication), and the
+    position XBoard saves at the end, hands included, is morphchess's."""
     files = {"mczh": crazyhouse_file, "mcmini": minishogi_file, "mcxiangqi": tmp_path / "mcxiangqi.txt"}
     files["mcxiangqi"].write_text((Path(__file__).parent / "definitions" / "xiangqi.txt").read_text())
     path = files[name]
-    log, moves, _ = xboard_game(tmp_path, f"{engine_command('xboard')} {shlex.quote(str(path))}", name)
+    log, moves, _, end = xboard_game(tmp_path, f"{engine_command('xboard')} {shlex.quote(str(path))}", name)
     board = Board(load(path.read_text(), name))
+    seen = [board.fen()]
     for text in moves:
         board.push(parse_move(board, shift_ranks(text, -rank_shift(board.variant))))
+        seen.append(board.fen())
+    # XBoard's own board, hands included, is ours at the end (or one move before, when it adjudicates)
+    assert end.replace("[-]", "[]").split()[:2] in [xboard_fen(board.variant, fen).split()[:2] for fen in seen[-2:]]
     assert len(moves) > 10 and "Illegal move" not in log
     assert re.search(r">first : result (1-0|0-1|1/2-1/2)", log)
     signs = {"mczh": "8x8+5_fairy" in log and any("@" in m for m in moves),
