@@ -108,6 +108,18 @@ def test_drops_through_the_protocol(crazyhouse_file):
     s.close()
 
 
+# A small shogi-like game whose rooks and tokins meet at once: captured promoted pieces are demoted
+# into the capturer's hand (holdingsType=-1), which XBoard must do the same way.
+TOKINS = """files=5 ranks=5 promoZone=1 promoOffset=3 maxPromote=2 promoChoice=+ holdingsType=-1 symmetry=rotate
+royal=K
+pawn:P:fW:pawn:c2
+rook:R:R:rook:a2
+king:K:K:king:a1
+tokin:T:WfF:tokin:b3
+dragon:D:RF:dragon:
+"""
+
+
 @pytest.fixture
 def minishogi_file(tmp_path):
     path = tmp_path / "mcmini.txt"
@@ -249,16 +261,18 @@ def test_xboard_plays_a_crossroads_game(tmp_path):
 
 
 @needs_xboard
-@pytest.mark.parametrize("name", ["mczh", "mcxiangqi", "mcmini"])
+@pytest.mark.parametrize("name", ["mczh", "mcxiangqi", "mcmini", "mctokins"])
 def test_xboard_plays_a_definition_file(tmp_path, crazyhouse_file, minishogi_file, name):
     """XBoard runs a game of a definition file (``morphchess xboard FILE``, the variant selected by
     its name, one XBoard does not know) between two morphchess engines: a crazyhouse definition,
     whose holdings XBoard takes from the setup, the collected Xiangqi, whose ranks XBoard numbers
-    from 0, and a minishogi definition, whose promoted types are XBoard's shogi-style ones.  The
+    from 0, and shogi-like definitions, whose promoted types are XBoard's shogi-style ones.  The
     engines' moves replay legally to the end of the game (a claim, or XBoard's adjudication), and the
     position XBoard saves at the end, hands included, is morphchess's."""
-    files = {"mczh": crazyhouse_file, "mcmini": minishogi_file, "mcxiangqi": tmp_path / "mcxiangqi.txt"}
+    files = {"mczh": crazyhouse_file, "mcmini": minishogi_file, "mcxiangqi": tmp_path / "mcxiangqi.txt",
+             "mctokins": tmp_path / "mctokins.txt"}
     files["mcxiangqi"].write_text((Path(__file__).parent / "definitions" / "xiangqi.txt").read_text())
+    files["mctokins"].write_text(TOKINS)
     path = files[name]
     log, moves, _, end = xboard_game(tmp_path, f"{engine_command('xboard')} {shlex.quote(str(path))}", name)
     board = Board(load(path.read_text(), name))
@@ -272,5 +286,6 @@ def test_xboard_plays_a_definition_file(tmp_path, crazyhouse_file, minishogi_fil
     assert re.search(r">first : result (1-0|0-1|1/2-1/2)", log)
     signs = {"mczh": "8x8+5_fairy" in log and any("@" in m for m in moves),
              "mcxiangqi": any(re.fullmatch(r"[a-i]0[a-i]\d+", m) for m in moves),  # from Red's back rank, 0
-             "mcmini": "setup (P.BR.SG..^P.^S...^B^RK" in log and "piece +P& WfF" in log}
+             "mcmini": "setup (P.BR.SG..^P.^S...^B^RK" in log and "piece +P& WfF" in log,
+             "mctokins": any(m.startswith("R@") for m in moves)}  # a captured dragon dropped as a rook
     assert signs[name]
