@@ -261,17 +261,19 @@ def test_xboard_plays_a_crossroads_game(tmp_path):
 
 
 @needs_xboard
-@pytest.mark.parametrize("name", ["mczh", "mcxiangqi", "mcmini", "mctokins"])
+@pytest.mark.parametrize("name", ["mczh", "mcxiangqi", "mcmini", "mctokins", "mcdemo"])
 def test_xboard_plays_a_definition_file(tmp_path, crazyhouse_file, minishogi_file, name):
     """XBoard runs a game of a definition file (``morphchess xboard FILE``, the variant selected by
     its name, one XBoard does not know) between two morphchess engines: a crazyhouse definition,
     whose holdings XBoard takes from the setup, the collected Xiangqi, whose ranks XBoard numbers
-    from 0, and shogi-like definitions, whose promoted types are XBoard's shogi-style ones.  The
+    from 0, shogi-like definitions, whose promoted types are XBoard's shogi-style ones, and the ID
+    demonstration, whose Lions in hand are dropped while captured pieces go to no hand.  The
     engines' moves replay legally to the end of the game (a claim, or XBoard's adjudication), and the
     position XBoard saves at the end, hands included, is morphchess's."""
     files = {"mczh": crazyhouse_file, "mcmini": minishogi_file, "mcxiangqi": tmp_path / "mcxiangqi.txt",
-             "mctokins": tmp_path / "mctokins.txt"}
+             "mctokins": tmp_path / "mctokins.txt", "mcdemo": tmp_path / "mcdemo.txt"}
     files["mcxiangqi"].write_text((Path(__file__).parent / "definitions" / "xiangqi.txt").read_text())
+    files["mcdemo"].write_text((Path(__file__).parent / "definitions" / "id-demo.txt").read_text())
     files["mctokins"].write_text(TOKINS)
     path = files[name]
     log, moves, _, end = xboard_game(tmp_path, f"{engine_command('xboard')} {shlex.quote(str(path))}", name)
@@ -287,5 +289,6 @@ def test_xboard_plays_a_definition_file(tmp_path, crazyhouse_file, minishogi_fil
     signs = {"mczh": "8x8+5_fairy" in log and any("@" in m for m in moves),
              "mcxiangqi": any(re.fullmatch(r"[a-i]0[a-i]\d+", m) for m in moves),  # from Red's back rank, 0
              "mcmini": "setup (P.BR.SG..^P.^S...^B^RK" in log and "piece +P& WfF" in log,
-             "mctokins": any(m.startswith("R@") for m in moves)}  # a captured dragon dropped as a rook
+             "mctokins": any(m.startswith("R@") for m in moves),  # a captured dragon dropped as a rook
+             "mcdemo": "10x8+1_bughouse" in log and any(m.startswith("L@") for m in moves)}  # captures to no hand
     assert signs[name]

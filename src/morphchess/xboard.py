@@ -125,11 +125,13 @@ def xboard_betza(betza: str) -> str:
 def setup_commands(variant: Variant, fen: str) -> list[str]:
     """The ``setup`` and ``piece`` commands that define an engine-defined variant to XBoard; the
     board size carries the number of holdings slots (``9x9+7_fairy``) in a drop variant.  Hands
-    that only feed promotions (``holdingsType`` > 0) are left out of the position text."""
+    that only feed promotions (``holdingsType`` > 0) are left out of the position text, and where
+    captured pieces go to no hand the parent variant is bughouse, in which XBoard adds none there."""
     holdings = len(hand_types(variant))
     if not holdings:
         fen = re.sub(r"\[[^\]]*\]", "", fen, count=1)
-    lines = [f"setup ({piece_to_char(variant)}) {variant.files}x{variant.ranks}+{holdings}_fairy "
+    parent = "bughouse" if holdings and not variant.captures_to_hand else "fairy"
+    lines = [f"setup ({piece_to_char(variant)}) {variant.files}x{variant.ranks}+{holdings}_{parent} "
              f"{xboard_fen(variant, fen)}"]
     for t in variant.types:
         betza = xboard_betza(t.betza)
