@@ -7,12 +7,13 @@
 plies from the seed, a draw after ``--max-plies``) and writes one JSON line per game: variant,
 moves in coordinate text, result.  ``fit`` replays them, keeps quiet positions (side to move
 not in check, no capture that wins material by static exchange evaluation, past the opening
-plies), splits every position's evaluation into its terms (material per piece type, lookahead
-gain, centralisation, king) and fits their multipliers (:class:`~morphchess.engine.evaluate.Weights`)
-so that ``sigmoid(evaluation / K)`` predicts the game results (least squares, ``K`` fitted
-first on the untuned evaluation; multipliers drawn towards 1 by a penalty chosen on games held
-out; all 1 when none of them predicts those games better than the untuned evaluation).  The
-weights of every variant in the files replace that variant's entry in ``tuned.json``.
+plies), splits every position's evaluation into its terms (material per piece type, or with
+``--coarse`` for pawns and for the other pieces; lookahead gain, centralisation, king) and fits
+their multipliers (:class:`~morphchess.engine.evaluate.Weights`) so that
+``sigmoid(evaluation / K)`` predicts the game results (least squares, ``K`` fitted first on the
+untuned evaluation; multipliers drawn towards 1 by a penalty chosen on games held out; all 1
+when none of them predicts those games better than the untuned evaluation).  The weights of
+every variant in the files replace that variant's entry in ``tuned.json``.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class Features:
     """A variant's untuned evaluation split into terms: one column per material group, then
     lookahead, centre, king (White positive)."""
 
-    def __init__(self, variant) -> None:
+    def __init__(self, variant, coarse: bool = False) -> None:
         self.variant = variant
         self.base = EvalTables(variant, 1.0)
         self.phases: dict[float, EvalTables] = {1.0: self.base}
@@ -79,6 +80,8 @@ class Features:
         for g in variant.transforms:  # a polymorph's forms share one value, so one multiplier
             for i in g:
                 group[variant.type(i).letter] = variant.type(g[0]).letter
+        if coarse:  # two material multipliers: pawns and the other pieces
+            group = {t.letter: "pawns" if variant.is_pawn_like(t) else "pieces" for t in variant.types if not t.royal}
         self.group = group
         self.columns = sorted(set(group.values())) + ["lookahead", "centre", "king"]
         self.see_value = see_values(variant.tables, self.base.value)
@@ -140,11 +143,11 @@ def fit_weights(X, y, k: float, penalty: float):
     return minimize(loss, ones, args=(X, y, k, penalty), method="L-BFGS-B", bounds=[(0.5, 2.0)] * len(ones)).x
 
 
-def fit_variant(name: str, records: list[dict]) -> dict:
+def fit_variant(name: str, records: list[dict], coarse: bool) -> dict:
     """The weights of one variant, and how well they predict the held-out games.  When no penalty's
     weights predict the held-out games better than the untuned evaluation, every weight stays 1."""
     variant = builtin(name)
-    feats = Features(variant)
+    feats = Features(variant, coarse)
     X, y, games = positions(records, feats)
     ones = np.ones(X.shape[1])
     k = minimize_scalar(lambda k: loss(ones, X, y, k, 0.0), bounds=(50, 5000), method="bounded").x
@@ -175,7 +178,7 @@ def run_fit(args) -> None:
         tuned = json.load(f)
     for name in sorted(by_variant):
         if not args.variants or name in args.variants:
-            tuned[name] = fit_variant(name, by_variant[name])
+            tuned[name] = fit_variant(name, by_variant[name], args.coarse)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(tuned, f, indent=1, sort_keys=True)
         f.write("\n")
@@ -196,6 +199,7 @@ def main() -> None:
     f = sub.add_parser("fit", help="fit the weights and write them to tuned.json")
     f.add_argument("files", nargs="+")
     f.add_argument("--variants", nargs="+")
+    f.add_argument("--coarse", action="store_true", help="one material multiplier for pawns, one for the other pieces")
     f.add_argument("--out", default=TUNED_PATH)
     args = ap.parse_args()
     (run_games if args.step == "games" else run_fit)(args)

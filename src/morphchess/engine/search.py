@@ -4,10 +4,11 @@ Iterative deepening over a principal-variation search with a transposition
 table keyed by the position hash, null-move pruning, late-move reductions,
 futility pruning at the frontier, check extension, and a quiescence search
 over captures (plus, on its first ply, promotions and morphs that gain
-material; captures gaining less than the capturer is worth are skipped when
-the square is defended).  Moves are ordered hash move first, then captures by MVV-LVA, then
-killer moves, then quiet moves by history and by how much the piece-square
-tables gain (which ranks a morph into a stronger piece first).
+material; a capture gaining less than the capturer is worth is skipped unless
+the static exchange evaluation of :mod:`.see` says it wins material).  Moves
+are ordered hash move first, then captures by MVV-LVA, then killer moves,
+then quiet moves by history and by how much the piece-square tables gain
+(which ranks a morph into a stronger piece first).
 
 Mate, stalemate, bare-king, fifty-move and repetition results follow the
 variant's rules (see :meth:`morphchess.position.Position.outcome`); inside
