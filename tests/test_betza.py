@@ -92,7 +92,7 @@ def test_castling_atom():
 
 @pytest.mark.parametrize("text,named", [
     ("pzB", "crooked"), ("zqN", "circular"), ("zU", "universal"), ("zafW", "first leg"),
-    ("aafzK", "either way"), ("xK", "'x'"), ("yK", "'y' on the last leg"), ("uN", "unload"),
+    ("aafzK", "either way"), ("xK", "'x'"), ("yK", "'y' on the last leg"), ("umN", "unload"),
     ("tR", "'t'"), ("wW", "'w'"), ("E", "'E'"), ("fm", "not followed by an atom"), ("O", "castling"),
     ("O0", "castling"), ("nNN", "lame rider"), ("nC", "oblique"), ("W(F)", "grouping"), ("", "empty"),
     ("K?", "'?'"), ("maifW", "'i' on a later leg"), ("meafW", "en-passant 'e'"), ("kafW", "'k' on a leg"),

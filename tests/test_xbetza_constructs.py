@@ -1,6 +1,6 @@
 """The XBetza constructs of issue 13 in play: crooked (``z``) and circular (``q``) rides, ``z``/``q``
 on later legs, the piece without moves (``-``), ``u`` right after a capturing leg (the ID's hop over
-a friend or an enemy only), and the refusals of ``t w x`` and of every other ``u``.
+a friend or an enemy only), and the refusals of ``t w x`` (unloads: tests/test_xbetza_unload.py).
 
 The walker checks follow tests/test_xbetza_walker.py: in random games of a variant full of the new
 pieces, generated captures, attack detection and make/unmake agree with the plain move list.
@@ -116,7 +116,7 @@ def test_u_after_a_capturing_leg_hops_over_a_friend_or_an_enemy_only():
 
 
 @pytest.mark.parametrize("text,named", [
-    ("tpR", "'t'"), ("ucR", "unload 'u'"), ("afudQ", "unload 'u'"), ("maucK", "unload 'u'"),
+    ("tpR", "'t'"), ("umR", "unload 'u'"), ("upR", "unload 'u'"), ("uafcR", "unload 'u'"),
     ("xaN", "'x'"), ("xK", "borrowing"),
     ("wW", "'w'"), ("pzB", "crooked"), ("nqN", "crooked or circular"), ("ozR", "crooked"),
     ("zqB", "'zq'"), ("zU", "universal"), ("zafW", "first leg"), ("aafzK", "either way"),

@@ -11,7 +11,7 @@ seen from White's side (``dy > 0`` is forward, ``dx > 0`` is to White's right):
   (``d``, ``k``, ``j``, ``o``, ``n`` riders).
 
 Every construct of ``docs/definitions.md`` ("XBetza as morphchess reads it") is
-compiled; anything else (``t u w x``, unknown atoms) is refused with a
+compiled; anything else (``t w x``, the unloads ``u`` it does not read, unknown atoms) is refused with a
 :class:`BetzaError` that names the construct: the notation is never guessed.
 """
 
@@ -149,9 +149,9 @@ _UNSUPPORTED = {
     "w": "modifier 'w' (no meaning in the XBetza documentation)",
     "x": "move induction and borrowing 'x' (moves that depend on the piece on the square reached)",
 }
-_UNLOAD = ("unload 'u' (the captured piece reappears where the leg started: a swap or displacement, a move "
-           "kind the core does not have) is not supported; only right after a capturing leg ('cau', 'dau': a "
-           "hop over an enemy or a friend only) is it read")
+_UNLOAD = ("unload 'u' is read on the last leg only, when that leg may capture ('c', 'd' or no modality, "
+           "not a hop) and every leg before it goes to an empty square, or right after a capturing leg "
+           "('cau', 'dau': a hop over an enemy or a friend only)")
 _BENT_MODES = "mcdikzq"  # what a one-leg crooked or circular move may carry besides directions
 # Rotation matrices (x' = a x + b y, y' = c x + d y) of the eight directions, clockwise from ahead.
 _ROT = ((1, 0, 0, 1), (0, 1, 1, 0), (0, 1, -1, 0), (1, 0, 0, -1),
@@ -366,7 +366,7 @@ def parse(text: str) -> PieceMoves:
 
 def _modes(mods: str) -> str:
     """The modality letters of ``mods``; ``E``/``F``: hop over an enemy / a friend only (``cau``, ``dau``)."""
-    return "".join(c for c in mods if c in "mcdkpgyeEF")
+    return "".join(c for c in mods if c in "mcdkpgyeEFu")
 
 
 class _Collector:
@@ -402,8 +402,9 @@ class _Collector:
         if len(groups) > 1:
             self.chain([(g, u) for g in groups], u.pos)
             return
-        if "u" in u.mods:
-            self.fail(u.pos, _UNLOAD)
+        if "u" in u.mods and not set(u.mods) & set("zq"):
+            self.chain([(u.mods, u)], u.pos)
+            return
         if "z" in u.mods or "q" in u.mods:
             self.bent(u)
             return
@@ -492,17 +493,26 @@ class _Collector:
 
     def _unloads(self, parts: list[tuple[str, _Unit]]) -> list[tuple[str, _Unit]]:
         """``u`` right after a capturing leg (``cau``, ``dau``) puts the piece taken back where it
-        stood: as in the ID, that leg hops over an enemy (``E``) or a friend (``F``) only.  Any
-        other ``u`` (a true unload) is refused."""
+        stood: as in the ID, that leg hops over an enemy (``E``) or a friend (``F``) only.  A ``u``
+        on a last leg that may capture, after legs to empty squares only, stays: the piece taken
+        there is unloaded where that leg starts.  Any other ``u`` is refused."""
         out: list[tuple[str, _Unit]] = []
-        for mods, u in parts:
-            if "u" in mods:
-                if not out or not set(out[-1][0]) & set("cd"):
-                    self.fail(u.pos, _UNLOAD)
+        for k, (mods, u) in enumerate(parts):
+            if "u" in mods and out and set(out[-1][0]) & set("cd"):
                 out[-1] = (out[-1][0].replace("c", "E").replace("d", "F"), out[-1][1])
                 mods = mods.replace("u", "")
+            elif "u" in mods and not self._unloads_ok(mods, out, k == len(parts) - 1):
+                self.fail(u.pos, _UNLOAD)
             out.append((mods, u))
         return out
+
+    @staticmethod
+    def _unloads_ok(mods: str, before: list[tuple[str, _Unit]], last: bool) -> bool:
+        """May a leg with modifiers ``mods`` unload, after the legs ``before``?"""
+        modes = _modes(mods)
+        captures = modes == "u" or bool(set(modes) & set("cd"))
+        return (last and captures and mods.count("u") == 1 and not set(modes) & set("pgyk")
+                and all(not set(_modes(m)) - set("m") for m, _u in before))
 
     def _sided(self, parts: list[tuple[str, _Unit]]) -> list[tuple[list[tuple[str, _Unit]], str]]:
         """The variants of a multi-leg move with ``z``/``q`` on later legs, each with its letters
@@ -587,6 +597,7 @@ class _Collector:
         if "y" in last.modes:
             self.fail(pos, "'y' on the last leg (nothing follows to change its range)")
         end = "".join(c for c in last.modes if c in "mcdk") or "mc"
+        end += "u" if "u" in last.modes else ""
         if "p" in last.modes or "g" in last.modes:  # a hopper's last leg: to the hurdle, then on
             rng = last.rng if "p" in last.modes else (0 if last.rng == 1 else 1)
             out.append(_with_modes(last, "p"))

@@ -15,6 +15,7 @@ from functools import partial
 
 from .board import RESULTS, Board, Move, RecordError, check_result, move_number, number_fits, play_recorded
 from .errors import cut, quote
+from .move import Kind
 from .notation import MoveError
 from .variant import Variant
 
@@ -45,6 +46,8 @@ def write_move(board: Board, move: Move) -> str:
     if move.is_castling and v.tables.fischer:  # the partner's move tells it from a king's move
         pfrom, pto, _code = move.raw.extra
         text += f"; {board.piece_at(pfrom)} {v.square_name(pfrom)}-{v.square_name(pto)}"
+    if move.raw.kind is Kind.UNLOAD:  # the piece taken, put where it is unloaded
+        text += f"; {board.piece_at(move.to_square)}-{v.square_name(move.raw.extra[0])}"
     return text
 
 
@@ -198,9 +201,10 @@ def _resolve(board: Board, turn: _Turn) -> Move:
         raise MoveError(f"the label says {cut(first.label)} but {piece} stands on {first.frm}")
     cands = [m for m in board.legal_moves
              if m.from_square == frm and m.to_square == to and m.legs == legs and not m.is_drop]
-    # a Fischer castling may share its squares with a king's move: the partner's move decides
-    cands = ([m for m in cands if m.is_castling and any(_side_effect(board, m, a) for a in rest)]
-             or [m for m in cands if not m.is_castling] or cands)
+    # a Fischer castling may share its squares with a king's move, an unload with a capture:
+    # the partner's move or the placement of the piece taken decides
+    cands = ([m for m in cands if _special(m) and any(_side_effect(board, m, a) for a in rest)]
+             or [m for m in cands if not _special(m)] or cands)
     if not cands:
         raise MoveError("illegal move")
     move = _chosen(cands, [a for a in rest if a.kind == "place" and a.to == to_name], to_name)
@@ -262,9 +266,17 @@ def _chosen(cands: list[Move], places: list[_Action], to: str) -> Move:
     return chosen[0]
 
 
+def _special(move: Move) -> bool:
+    """Is ``move`` told from a plain move with its squares only by an action after it?"""
+    return move.is_castling or move.raw.kind is Kind.UNLOAD
+
+
 def _side_effect(board: Board, move: Move, a: _Action) -> bool:
-    """Does action ``a`` only restate what ``move`` does anyway (castling partner, en-passant capture)?"""
+    """Does action ``a`` only restate what ``move`` does anyway (castling partner, en-passant capture,
+    the unloading of the piece taken)?"""
     v = board.variant
+    if move.raw.kind is Kind.UNLOAD and a.kind == "place":
+        return a.to == v.square_name(move.raw.extra[0]) and a.label == board.piece_at(move.to_square)
     if move.is_castling and a.kind == "move":
         pfrom, pto, _code = move.raw.extra
         return (a.frm, a.to) == (v.square_name(pfrom), v.square_name(pto)) and (

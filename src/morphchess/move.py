@@ -17,6 +17,10 @@ transformed), so undo, hashing, notation and the screen all see the change.
 ``Kind.LEGS``             a multi-leg move; ``extra``: the squares of the
                           pieces it captures on the way, in order; it
                           may end on its start (``target == origin``)
+``Kind.UNLOAD``           the piece on ``target`` is taken and unloaded
+                          (XBetza ``u``), marked moved; ``extra``:
+                          ``(square it goes to,)``, empty after the
+                          move or ``origin`` (a swap)
 ========================  ==============================================
 
 Moves are made by :class:`morphchess.position.Position` (the move generator
@@ -42,6 +46,7 @@ class Kind(IntEnum):
     TRANSFORM = 4
     DROP = 5
     LEGS = 6
+    UNLOAD = 7
 
 
 class Move(NamedTuple):

@@ -336,10 +336,12 @@ def move_to_coord(pos: Position, m: Move) -> str:
 
 def coord_text(v: Variant, mover: int, m: Move) -> str:
     """Coordinate text of a move of the piece ``mover``: ``P@e4`` for a drop, the legs joined
-    by commas for a multi-leg move that captures on the way (``e4f5,f5e6``, ``d3d4,d4d3``)."""
+    by commas for a multi-leg move that captures on the way (``e4f5,f5e6``, ``d3d4,d4d3``) or
+    unloads (first to the square where the piece taken goes: ``a1a1,a1a8`` swaps)."""
     if m.kind is Kind.DROP:
         return v.tables.letter[m.piece].upper() + "@" + v.square_name(m.target)
-    squares = (m.origin,) + (m.extra if m.kind is Kind.LEGS else ()) + (text_target(v.tables, m),)
+    squares = (m.origin,) + (m.extra if m.kind is Kind.LEGS or m.kind is Kind.UNLOAD else ()) + (
+        text_target(v.tables, m),)
     text = ",".join(v.square_name(a) + v.square_name(b) for a, b in zip(squares, squares[1:]))
     if mover_chose(v.tables, mover, m):
         text += v.tables.letter[m.piece].lower()
@@ -368,7 +370,8 @@ def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
     squares = _leg_squares(pos.variant, m["legs"], text)
     frm, to, extra = squares[0], squares[-1], squares[1:-1]
     cands = [mv for mv in moves if mv.origin == frm and text_target(pos.t, mv) == to
-             and mv.kind is not Kind.DROP and (mv.extra if mv.kind is Kind.LEGS else ()) == extra]
+             and mv.kind is not Kind.DROP and (mv.extra if mv.kind is Kind.LEGS or mv.kind is Kind.UNLOAD else ())
+             == extra]
     if not cands:  # Fischer castling written as the king's move, where that names no other move
         cands = [mv for mv in moves if mv.kind is Kind.CASTLE and mv.origin == frm and mv.target == to != frm]
     if not cands:

@@ -19,8 +19,8 @@ from .variant import BLACK, WHITE, Variant
 
 __all__ = ["Position", "Outcome", "PositionError"]
 
-NORMAL, DOUBLE, EN_PASSANT, CASTLE, TRANSFORM, DROP, LEGS = (
-    Kind.NORMAL, Kind.DOUBLE, Kind.EN_PASSANT, Kind.CASTLE, Kind.TRANSFORM, Kind.DROP, Kind.LEGS)
+NORMAL, DOUBLE, EN_PASSANT, CASTLE, TRANSFORM, DROP, LEGS, UNLOAD = (
+    Kind.NORMAL, Kind.DOUBLE, Kind.EN_PASSANT, Kind.CASTLE, Kind.TRANSFORM, Kind.DROP, Kind.LEGS, Kind.UNLOAD)
 
 
 class PositionError(InputError):
@@ -407,7 +407,8 @@ class Position:
             return any(flags[b[x]] for x in m[4]) or (m[1] != m[0] and flags[b[m[1]]])
         if kind is EN_PASSANT:
             return flags[b[m[4][0]]]
-        return kind is not CASTLE and kind is not TRANSFORM and kind is not DROP and flags[b[m[1]]]
+        return (kind is not CASTLE and kind is not TRANSFORM and kind is not DROP and kind is not UNLOAD
+                and flags[b[m[1]]])
 
     def _trades_protected(self, m: Move) -> bool:
         """The protected rule: does a piece of a protected type take one of a protected type and
@@ -423,7 +424,7 @@ class Position:
         """The counter-strike rule: did the last move take a counterStrike piece with a piece of
         another type (then no counterStrike piece may be taken now)?"""
         entry = self._stack[-1] if self._stack else None
-        if entry is None or entry[0] is None or entry[11] is CASTLE:
+        if entry is None or entry[0] is None or entry[11] is CASTLE or entry[11] is UNLOAD:
             return False
         taken = (entry[2][0],) + entry[2][1] if entry[11] is LEGS else (entry[2],)
         return self._strikes(entry[1], taken)
@@ -491,9 +492,9 @@ class Position:
                     break
                 q = 0 if s == origin else b[s]
                 if ends:
-                    self._leg_end(p, origin, s, q, us, ends, taken, out, quiet, attack)
+                    self._leg_end(p, origin, sq, s, q, ends, taken, out, quiet, attack)
                 if last:
-                    self._leg_end(p, origin, s, q, us, modes, taken, out, quiet, attack)
+                    self._leg_end(p, origin, sq, s, q, modes, taken, out, quiet, attack)
                 elif not q:
                     if "m" in modes:
                         self._legs(p, origin, legs, i + 1, s, dd, taken, out, quiet, attack)
@@ -505,17 +506,23 @@ class Position:
                 if q:
                     break
 
-    def _leg_end(self, p: int, origin: int, s: int, q: int, us: int, modes: str, taken: tuple, out: list,
+    def _leg_end(self, p: int, origin: int, start: int, s: int, q: int, modes: str, taken: tuple, out: list,
                  quiet: bool, attack: bool) -> None:
-        """Add the move of a multi-leg path ending on ``s`` (holding ``q``), if its last leg allows it."""
+        """Add the move of a multi-leg path ending on ``s`` (holding ``q``), if its last leg (from
+        ``start``) allows it; with ``u`` the piece taken there is unloaded on ``start``."""
+        us = p & 1
         if not q:
             ok = "m" in modes and (quiet or bool(taken))
         elif s in taken:
             ok = False
         else:
             ok = ("c" in modes or (attack and "k" in modes)) if (q & 1) != us else "d" in modes
-        if ok:
+        if not ok:
+            return
+        if not q or "u" not in modes:
             out += self.t.leg_moves(p, origin, s, taken)
+        elif quiet or attack:  # an unload takes nothing off the board: no capture for captures()
+            out += self.t.unload_moves(p, origin, s, start)
 
     def legal_moves(self) -> list[Move]:
         """All legal moves of the side to move."""
@@ -647,7 +654,7 @@ class Position:
             if m[1] != m[0] and self.board[m[1]]:
                 return m[1]
             return m[4][0] if m[4] else None
-        if kind is TRANSFORM or kind is CASTLE or not self.board[m[1]]:
+        if kind is TRANSFORM or kind is CASTLE or kind is UNLOAD or not self.board[m[1]]:
             return None
         return m[1]
 
@@ -692,6 +699,9 @@ class Position:
             h, legs_taken = self._make_legs(m, piece, h)
             saved = saved[:2] + (legs_taken,) + saved[3:]
             cap = legs_taken[0]
+        elif kind is UNLOAD:
+            h = self._make_unload(m, piece, cap, h)
+            cap = 0
         elif kind is CASTLE:  # both leave first: either may land where the other stood
             pfrom, pto, pnew = extra
             h ^= z[b[pfrom]][pfrom] ^ z[pnew][pto]
@@ -722,7 +732,7 @@ class Position:
             else:
                 self.halfmove += 1
         royal = t.royal
-        if royal[piece] or royal[new] or (cap and royal[cap]):
+        if (royal[piece] or royal[new] or (cap and royal[cap])) and kind is not UNLOAD:
             self._move_royals(frm, to, piece, new, cap, us)
         rights = self.rights
         if rights and (royal[piece] or frm in t.castle_squares or to in t.castle_squares or kind is LEGS):
@@ -793,6 +803,28 @@ class Position:
             self.halfmove += 1
         return h, (cap, victims)
 
+    def _make_unload(self, m: Move, piece: int, cap: int, h: int) -> int:
+        """Make a move that takes ``cap`` on its target and unloads it, moved, on ``m.extra[0]``
+        (royal squares and castling rights follow); returns the hash."""
+        frm, to, new, _kind, extra = m
+        b = self.board
+        t = self.t
+        at = extra[0]
+        moved = cap & ~2
+        b[frm] = 0
+        b[to] = new
+        b[at] = moved
+        h ^= t.zob[cap][to] ^ t.zob[moved][at]
+        self.halfmove = 0 if t.resets[piece] or (new >> 2) != (piece >> 2) else self.halfmove + 1
+        royal = t.royal
+        if royal[piece] or royal[new] or royal[cap]:
+            self._rescan_royals()
+        rights = self.rights
+        if rights:  # the piece unloaded (a king, say) moved as well
+            self.rights = self.castle_key()
+            h ^= rights ^ self.rights
+        return h
+
     def _rescan_royals(self) -> None:
         """Find the royal squares again (after a multi-leg move took a royal piece on its way)."""
         roy: tuple[list, list] = ([], [])
@@ -843,6 +875,9 @@ class Position:
                 b[to] = cap[0]
                 for x, victim in zip(extra, cap[1]):
                     b[x] = victim
+            elif kind is UNLOAD:
+                b[extra[0]] = 0
+                b[to] = cap
             else:
                 b[to] = cap
             b[frm] = piece

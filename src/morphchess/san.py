@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from .errors import quote
+from .move import Kind
 from .notation import MoveError
 
 __all__ = ["write", "parse"]
@@ -25,6 +26,8 @@ _SAN = re.compile(r"(?P<piece>[A-Z])?(?P<file>[a-z])??(?P<rank>[0-9]{1,3})??(?P<
                   r"(?:=?(?P<choice>[A-Za-z]))?(?:\((?P<morph>[A-Za-z])\))?")
 _LEGS = re.compile(r"(?P<piece>[A-Z])?(?P<frm>[a-z][0-9]{1,3})(?P<legs>(?:[x:][a-z][0-9]{1,3})*)[x:-]"
                    r"(?P<to>[a-z][0-9]{1,3})(?:=?(?P<choice>[A-Za-z]))?(?:\((?P<morph>[A-Za-z])\))?")
+_UNLOAD = re.compile(r"(?P<piece>[A-Z])?(?P<frm>[a-z][0-9]{1,3})[x:](?P<to>[a-z][0-9]{1,3})(?:=?(?P<choice>[A-Za-z]))?"
+                     r">(?P<at>[a-z][0-9]{1,3})(?:\((?P<morph>[A-Za-z])\))?")
 _SQUARE = re.compile(r"[a-z][0-9]{1,3}")
 _CASTLE = re.compile(r"(?P<castle>[O0]-[O0](?P<long>-[O0])?)(?:\((?P<morph>[A-Za-z])\))?")
 _SUFFIX = re.compile(r"(?:[+#!?]|\s*e\.?p\.?)+$")  # one character a repetition: no backtracking blow-up
@@ -51,13 +54,15 @@ def _disambiguation(board, move, others) -> str:
 
 
 def _long_form(board, move) -> str:
-    """A multi-leg move: ``Le4xf5xe6``, ``Ld3xd4-d3`` (igui), ``Ld3-d3`` (back on its square)."""
+    """A multi-leg move: ``Le4xf5xe6``, ``Ld3xd4-d3`` (igui), ``Ld3-d3`` (back on its square), or
+    an unload: ``Ra1xa8>a1`` (the piece taken on a8 goes to a1)."""
     v = board.variant
     text = move.piece.upper() + v.square_name(move.from_square)
     text += "".join("x" + v.square_name(sq) for sq in move.legs)
     takes = move.to_square != move.from_square and board.piece_at(move.to_square)
     text += ("x" if takes else "-") + v.square_name(move.to_square)
-    return text + ("=" + move.new_piece.upper() if move.is_choice else "")
+    text += "=" + move.new_piece.upper() if move.is_choice else ""
+    return text + (">" + v.square_name(move.raw.extra[0]) if move.raw.kind is Kind.UNLOAD else "")
 
 
 def write(board, move) -> str:
@@ -74,12 +79,13 @@ def write(board, move) -> str:
     elif move.is_castling and sum(m.is_castling and _castle_side(board, m) == _castle_side(board, move)
                                   for m in board.legal_moves) == 1:
         text = _castle_side(board, move)
-    elif move.legs or move.from_square == move.to_square:
+    elif move.legs or move.from_square == move.to_square or move.raw.kind is Kind.UNLOAD:
         text = _long_form(board, move)
     else:
         others = [m for m in board.legal_moves
                   if m.to_square == move.to_square and m.from_square != move.from_square
-                  and m.piece.upper() == letter and not m.is_transformation and not m.is_drop and not m.legs]
+                  and m.piece.upper() == letter and not m.is_transformation and not m.is_drop and not m.legs
+                  and m.raw.kind is not Kind.UNLOAD]
         if letter == "P" and move.is_capture:
             F = v.files
             same_file = [o for o in others if o.from_square % F == move.from_square % F]
@@ -122,6 +128,8 @@ def parse(board, text: str):
     legs = _LEGS.fullmatch(core)
     if legs and legs["legs"]:
         return _multi_leg(board, legs, text)
+    if unload := _UNLOAD.fullmatch(core):
+        return _multi_leg(board, unload, text)
     g = _SAN.fullmatch(core)
     if not g:
         raise MoveError(f"{quote(text)} is not a move in SAN (e.g. Nf3, exd5, e9=Q, O-O, Bc1=N, f3(Z)) "
@@ -138,7 +146,7 @@ def parse(board, text: str):
         piece = "P"  # a pawn move, unless the whole origin square is given
     choice = g["choice"].upper() if g["choice"] else None
     morph = g["morph"].upper() if g["morph"] else None
-    cands = [m for m in moves if m.to_square == to and not m.legs and not m.is_drop
+    cands = [m for m in moves if m.to_square == to and not m.legs and not m.is_drop and m.raw.kind is not Kind.UNLOAD
              and (piece is None or m.piece.upper() == piece)
              and (file is None or m.from_square % F == file)
              and (rank is None or m.from_square // F == rank)
@@ -158,17 +166,21 @@ def _becomes(m, choice: str | None, morph: str | None) -> bool:
 
 
 def _multi_leg(board, g: re.Match, text: str):
-    """The multi-leg move of the long form ``Le4xf5xe6`` (see :func:`_long_form`)."""
+    """The multi-leg move of the long form ``Le4xf5xe6`` or the unload ``Ra1xa8>a1`` (see
+    :func:`_long_form`)."""
     v = board.variant
+    unload = "at" in g.groupdict()
     try:
-        squares = [v.square(name) for name in [g["frm"], *_SQUARE.findall(g["legs"]), g["to"]]]
+        squares = [v.square(name) for name in [g["frm"], *_SQUARE.findall("" if unload else g["legs"]), g["to"]]]
+        extra = (v.square(g["at"]),) if unload else tuple(squares[1:-1])
     except ValueError as e:
         raise MoveError(f"{quote(text)}: {e}") from None
     choice = g["choice"].upper() if g["choice"] else None
     morph = g["morph"].upper() if g["morph"] else None
     cands = [m for m in board.legal_moves if m.from_square == squares[0] and m.to_square == squares[-1]
-             and m.legs == tuple(squares[1:-1]) and (g["piece"] is None or m.piece.upper() == g["piece"])
-             and _becomes(m, choice, morph)]
+             and (m.raw.kind is Kind.UNLOAD) == unload
+             and (m.raw.extra if unload else m.legs) == extra
+             and (g["piece"] is None or m.piece.upper() == g["piece"]) and _becomes(m, choice, morph)]
     return _one(cands, text, "illegal move")
 
 

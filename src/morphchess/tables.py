@@ -342,6 +342,14 @@ class Tables:
             ms = self._leg_moves[key] = self.moves_to(c, sq, to, kind, extra)
         return ms
 
+    def unload_moves(self, c: int, sq: int, to: int, at: int) -> tuple:
+        """The moves of code ``c`` from ``sq`` taking on ``to`` and unloading the piece taken on ``at``."""
+        key = (c, sq, to, at, Kind.UNLOAD)
+        ms = self._leg_moves.get(key)
+        if ms is None:
+            ms = self._leg_moves[key] = self.moves_to(c, sq, to, Kind.UNLOAD, (at,))
+        return ms
+
     def _compile_transforms(self, v: Variant) -> None:
         none: tuple = ((),) * self.size
         for c in range(self.ncodes):
