@@ -117,7 +117,7 @@ def test_texts_of_an_unload():
     move = b.parse_uci("e1e1,e1d2")
     assert move.uci() == "e1e1,e1d2"
     assert b.san(move) == "Ke1xd2>e1+"  # the queen, now on e1, checks the king on e8
-    assert b.parse_san("Ke1xd2>e1+") == move == b.parse_san("Ke1:d2>e1")
+    assert b.parse_san("Ke1xd2>e1+") == move == b.parse_san("Ke1:d2>e1") == b.parse_san("e1d2>e1")
     assert gamecourier.write_move(b, move) == "K e1-d2; Q-e1"
 
 

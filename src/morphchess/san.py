@@ -26,8 +26,8 @@ _SAN = re.compile(r"(?P<piece>[A-Z])?(?P<file>[a-z])??(?P<rank>[0-9]{1,3})??(?P<
                   r"(?:=?(?P<choice>[A-Za-z]))?(?:\((?P<morph>[A-Za-z])\))?")
 _LEGS = re.compile(r"(?P<piece>[A-Z])?(?P<frm>[a-z][0-9]{1,3})(?P<legs>(?:[x:][a-z][0-9]{1,3})*)[x:-]"
                    r"(?P<to>[a-z][0-9]{1,3})(?:=?(?P<choice>[A-Za-z]))?(?:\((?P<morph>[A-Za-z])\))?")
-_UNLOAD = re.compile(r"(?P<piece>[A-Z])?(?P<frm>[a-z][0-9]{1,3})[x:](?P<to>[a-z][0-9]{1,3})(?:=?(?P<choice>[A-Za-z]))?"
-                     r">(?P<at>[a-z][0-9]{1,3})(?:\((?P<morph>[A-Za-z])\))?")
+_UNLOAD = re.compile(r"(?P<piece>[A-Z])?(?P<frm>[a-z][0-9]{1,3})[x:-]?(?P<to>[a-z][0-9]{1,3})"
+                     r"(?:=?(?P<choice>[A-Za-z]))?>(?P<at>[a-z][0-9]{1,3})(?:\((?P<morph>[A-Za-z])\))?")
 _SQUARE = re.compile(r"[a-z][0-9]{1,3}")
 _CASTLE = re.compile(r"(?P<castle>[O0]-[O0](?P<long>-[O0])?)(?:\((?P<morph>[A-Za-z])\))?")
 _SUFFIX = re.compile(r"(?:[+#!?]|\s*e\.?p\.?)+$")  # one character a repetition: no backtracking blow-up
