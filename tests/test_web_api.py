@@ -327,6 +327,17 @@ def test_fischer_castling_is_the_king_onto_its_partner(client):
     assert after["g1"] == "K" and after["f1"] == "R" and "h1" not in after
 
 
+def test_unload_moves_are_told_apart_from_captures(client):
+    """A swapper (XBetza RucR) reaches a5 by taking the rook there or by swapping places with it."""
+    g = new(client, definition="files=5 ranks=5\nswapper:S:RucR::a1\nking:K:K::e2")
+    to_a5 = {m["uci"]: m for m in g["legal"] if m["from"] == "a1" and m["to"] == "a5"}
+    assert {u: (m["unload"], m["capture"]) for u, m in to_a5.items()} == {"a1a5": (None, True),
+                                                                        "a1a1,a1a5": ("a1", False)}
+    after = play(client, g, "a1a1,a1a5")
+    assert squares(after, 5)["a5"] == "S" and squares(after, 5)["a1"] == "s"
+    assert after["history"][-1]["san"] == "Sa1xa5>a1"
+
+
 def test_pasted_definition_stored_once_and_named(client):
     r = client.post("/api/variants", json={"definition": PASTED})
     assert r.status_code == 200, r.text

@@ -66,6 +66,11 @@ class Move:
         return self.raw.extra[0], self.raw.extra[1]
 
     @property
+    def unload_square(self) -> int | None:
+        """An unload move (XBetza ``u``): where the taken piece is put (the origin for a swap); else None."""
+        return self.raw.extra[0] if self.raw.kind is Kind.UNLOAD else None
+
+    @property
     def text_to_square(self) -> int:
         """The square the coordinate text ends on: ``to_square``, except Fischer castling (shuffled
         arrays), written as the king taking its partner (``b1a1``)."""

@@ -202,3 +202,17 @@ def test_castling_by_clicks_orthodox_and_fischer(page):
     click_move(page, "g1", "h1", 5)
     assert piece_on(page, "g1") == "K" and piece_on(page, "f1") == "R" and piece_on(page, "h1") is None
     assert page.inner_text("#moves .mv[data-ply='5']").strip() == "O-O"
+
+
+def test_a_swap_and_a_capture_to_one_square_are_offered_by_name(page):
+    """XBetza RucR: a1 to a5 takes the rook there, or swaps places with it; the chooser names both."""
+    new_game_via_api(page, definition="files=5 ranks=5\nswapper:S:RucR::a1\nking:K:K::e2", black="human")
+    sq(page, "a1").click()
+    sq(page, "a5").click()
+    page.wait_for_selector("#chooser:not([hidden])")
+    assert page.inner_text("#chooser-title") == "Which move"
+    labels = page.locator("#chooser-options button").all_inner_texts()
+    assert any("swapping places" in text for text in labels) and len(labels) == 2
+    page.click("#chooser-options button[data-uci='a1a1,a1a5']")
+    wait_plies(page, 1)
+    assert piece_on(page, "a5") == "S" and piece_on(page, "a1") == "s"

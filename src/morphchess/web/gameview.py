@@ -92,7 +92,8 @@ def _legal(game: Game) -> list[dict]:
     return [{"from": _origin(board, m), "to": name(m.text_to_square), "uci": m.uci(), "piece": m.piece,
              "new": m.new_piece, "capture": m.is_capture, "choice": m.is_choice, "castle": _castle_view(board, m),
              "transform": m.is_transformation, "morph": m.is_morph, "drop": m.is_drop,
-             "legs": [name(sq) for sq in m.legs]} for m in board.legal_moves]
+             "legs": [name(sq) for sq in m.legs],
+             "unload": None if m.unload_square is None else name(m.unload_square)} for m in board.legal_moves]
 
 
 def _castle_view(board: Board, move: Move) -> dict | None:

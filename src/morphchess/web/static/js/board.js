@@ -128,6 +128,7 @@ export class BoardView {
     if (!move.drop) squares[index(move.from)] = "";
     if (move.castle) squares[index(move.castle.from)] = "";
     if (move.castle) squares[index(move.castle.to)] = move.castle.partner;
+    if (move.unload) squares[index(move.unload)] = squares[index(move.to)];
     squares[index(to)] = move.new;
     this.view = { ...this.view, squares, last: { from: move.from, to }, check: [] };
     this.legal = [];
@@ -259,7 +260,7 @@ export class BoardView {
     }
     let move = options[0];
     if (options.length > 1 || move.choice) {
-      const legs = options.some((m) => (m.legs || []).length);
+      const legs = options.some((m) => (m.legs || []).length || m.unload);
       const title = move.transform ? "Transform into" : legs ? "Which move" : "Promote to";
       move = await this.choose(title, options, this.cell(to));
       if (!move) {

@@ -39,8 +39,10 @@ const board = new BoardView($("board"), {
 });
 const clocks = new Clocks($("clocks"));
 
-// How the chooser tells multi-leg moves to the same square apart: where they capture on the way.
+// How the chooser tells moves to the same square apart: where a multi-leg move captures on the way,
+// where an unload move puts the piece it takes (a swap: back on the mover's square).
 function legsText(move) {
+  if (move.unload) return move.unload === move.from ? ", swapping places" : `, the piece taken to ${move.unload}`;
   return move.legs && move.legs.length ? `, taking on ${move.legs.join(", ")}` : "";
 }
 
