@@ -469,7 +469,7 @@ class _Searcher:
     def _loses(self, m: Move, them: int) -> bool:
         """Does capture ``m`` fail to win material in the exchange on its square (static exchange
         evaluation; where that cannot be exact, whenever the square is defended)?"""
-        if self.exact:
+        if self.exact and m.kind is not Kind.UNLOAD:  # an unload move sends a piece back: not an exchange
             return see(self.pos, m, self.see_value) <= 0
         return self.pos.attacked(m.target, them)
 
