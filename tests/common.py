@@ -51,3 +51,4 @@ queen:Q:Q::d1
 king:K:KisO2::e1
 """
 CHESS960 = "files=8 ranks=8 shuffle=N!BRQK promoChoice=QRBN\n" + ORTHODOX
+EXTINCTION = "extinction=KQRBNP promoChoice=QRBNK\n" + ORTHODOX  # Fairy-Stockfish's extinction chess

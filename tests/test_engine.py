@@ -1,16 +1,20 @@
 """The engine: piece values, tactics in every variant (mates by morph and by transformation), limits."""
 
+import random
 import threading
 
 import pytest
 
-from morphchess import Position, builtin
+from morphchess import Position, builtin, load
 from morphchess.cli import main
 from morphchess.engine import level_limits, piece_values, search
 from morphchess.engine.evaluate import EvalTables
+from morphchess.engine.search import _Searcher
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, to_fen
 from morphchess.pieces import as_moved, type_of
+
+from common import EXTINCTION
 
 # (variant, position, the mating move(s), how it mates: "plain", "morph" or "transformation")
 MATES = [
@@ -156,3 +160,33 @@ def test_cli_values_and_bestmove(capsys):
     assert len(capsys.readouterr().out.strip().splitlines()[-1]) == 4
     assert main(["bestmove", "chess", "--depth", "0"]) == 2
     assert "depth" in capsys.readouterr().err
+
+
+def test_the_search_wins_by_extinction():
+    """Extinction chess: taking the last pawn wins at once, taking one of two queens does not."""
+    v = load(EXTINCTION, "extinction")
+    pos = from_fen(v, "rbn3k1/8/8/q2R2pq/8/8/P7/QBN1K3 w - - 0 1")
+    result = search(pos, depth=3)
+    assert move_to_coord(pos, result.move) == "d5g5" and result.mate == 1
+
+
+def test_the_evaluation_follows_unload_moves():
+    """The search's incremental evaluation after swaps and displacements (XBetza ucR, afudQ) equals a
+    fresh evaluation of the board after the move."""
+    v = load("files=6 ranks=6\nswapper:S:RucR::a1\nshover:H:afudQ::b1\nrook:R:R::f1\nking:K:K::e1", "unload")
+    rng = random.Random(4)
+    pos = Position(v)
+    searcher = _Searcher(pos, 1, None, None, None, None, None)
+    unloads = 0
+    for _ply in range(60):
+        legal = pos.legal_moves()
+        if not legal or pos.outcome(legal) is not None:
+            break
+        for m in legal:
+            before = searcher.et.evaluate(pos.board)
+            change, cap = searcher._make(m)
+            assert change == searcher.et.evaluate(pos.board) - before, m
+            searcher._unmake(cap)
+            unloads += m.kind is Kind.UNLOAD
+        pos.make(rng.choice(legal))
+    assert unloads > 50

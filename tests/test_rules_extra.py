@@ -11,7 +11,7 @@ import pytest
 from morphchess import Board, Position, load
 from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
 
-from common import ORTHODOX, assert_make_unmake_exact
+from common import EXTINCTION, assert_make_unmake_exact
 
 
 def texts(pos: Position) -> set[str]:
@@ -19,7 +19,6 @@ def texts(pos: Position) -> set[str]:
 
 
 # -- extinction ----------------------------------------------------------------------------
-EXTINCTION = "extinction=KQRBNP promoChoice=QRBNK\n" + ORTHODOX  # Fairy-Stockfish's extinction chess
 
 
 def test_an_extinction_type_is_not_royal_unless_royal_names_it():

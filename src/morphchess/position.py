@@ -925,7 +925,7 @@ class Position:
             legal = self.legal_moves()
         if self.t.extinction:
             for loser in (us, them):  # both at once: the side that moved wins
-                if self._extinct(loser):
+                if self.extinct(loser):
                     return Outcome("extinction", loser ^ 1)
         if self.t.succession and not self.royals[us]:  # a double capture took the last two
             return Outcome("royal capture", them)
@@ -946,7 +946,7 @@ class Position:
             return Outcome("insufficient material", None)  # a successor beside a royal piece may mate
         return None
 
-    def _extinct(self, colour: int) -> bool:
+    def extinct(self, colour: int) -> bool:
         """Has ``colour`` lost every piece (on the board and in hand) of one of the extinction types?"""
         t = self.t
         have = {t.type_of[p] for p in self.board if p and p & 1 == colour}

@@ -128,6 +128,8 @@ class _Searcher:
         self.heavy = heavy        # of those, the ones that are not pawns (null-move safety)
         self.baring = v.baring is not None
         self.bare_immediate = v.bare_king_immediate
+        self.extinction = bool(v.extinction)
+        self.succession = bool(v.succession)
         self.stalemate_score = -MATE if v.stalemate_loses else 0
         self.fifty = 2 * v.fifty_moves if v.fifty_moves else 10 ** 9
         self.repetition = bool(v.repetitions)
@@ -243,7 +245,11 @@ class _Searcher:
         if kind is Kind.CASTLE:
             pfrom, pto, pnew = extra
             d += pst[pnew][pto] - pst[b[pfrom]][pfrom]
+        elif kind is Kind.UNLOAD:  # the piece taken on the target is put on extra[0]
+            d -= pst[b[to]][to]
         pos.make(m)
+        if kind is Kind.UNLOAD:
+            d += pst[b[extra[0]]][extra[0]]
         self.path.append(pos.hash)
         return d, cap
 
@@ -265,8 +271,16 @@ class _Searcher:
 
     # -- rules at a node ---------------------------------------------------------
     def _terminal(self, ply: int):
-        """Score of a position decided by the bare-king or draw rules before looking at moves, else None."""
+        """Score of a position decided by the extinction, royal-capture, bare-king or draw rules before
+        looking at moves, else None."""
         pos = self.pos
+        if self.extinction:
+            if pos.extinct(pos.turn):  # both at once: the side that moved wins
+                return ply - MATE
+            if pos.extinct(pos.turn ^ 1):
+                return MATE - ply
+        if self.succession and not pos.royals[pos.turn]:  # a double capture took the last two
+            return ply - MATE
         if self.baring:
             us = pos.turn
             mine, theirs = self.count[us], self.count[us ^ 1]
@@ -453,7 +467,7 @@ class _Searcher:
             d_ev, cap = self._make(m)
             try:
                 ok = True
-                for r in pos.royals[us]:
+                for r in pos.guarded(us):  # with successors, checks matter only to the last royal piece
                     if pos.attacked(r, them):
                         ok = False
                         break
