@@ -4,6 +4,7 @@ Lion-trading rules (protected, counterStrike); docs/rules.md says how each is pl
 from __future__ import annotations
 
 import random
+import warnings
 from pathlib import Path
 
 import pytest
@@ -262,3 +263,18 @@ def test_taking_king_and_prince_at_once_wins():
     pos.make(parse_coord(pos, "e7d8,d8e8"))  # the lion takes the prince, then the king
     assert not pos.royals[1]
     assert (pos.outcome().termination, pos.outcome().winner) == ("royal capture", 0)
+
+
+def test_a_piece_already_of_a_hand_type_moves_without_the_hand():
+    """Spartan Chess: a hoplite may promote to a king only from the hand ('*K'), but a (not royal)
+    king's own step to the last rank is the same move and needs no king in hand."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # shared IDs, a side without a royal piece
+        v = load("holdingsType=1 promoZone=1 maxPromote=2 promoChoice=*N*K symmetry=none\npawn:P:fW::a2\n"
+                 "hoplit:H:fW::,,a7\nknight:N:N::b1:8,0\nking (spartan)::K:king:,,c8\n"
+                 "king (persian)::KisO2:king:e1", "spartan-like")
+    pos = from_fen(v, "k7/8/8/8/8/8/5k2/A7 b - - 0 1")
+    assert {"f2e1", "f2f1", "f2g1"} <= texts(pos)
+    pos.make(_move(pos, "f2f1"))
+    assert not any(map(any, pos.hands))  # no king was taken from a hand
+    assert_make_unmake_exact(pos)

@@ -372,7 +372,7 @@ class Position:
             out = [m for m in out if m not in only or b[m[1]]]
         if t.from_hand:
             hand, needs = self.hands[us], t.from_hand
-            out = [m for m in out if m not in needs or hand[m[2] >> 2]]
+            out = [m for m in out if m not in needs or hand[m[2] >> 2] or b[m[0]] >> 2 == m[2] >> 2]
         if quiet_from is None and t.drops_allowed:
             for ti, n in enumerate(self.hands[us]):
                 if n:
@@ -739,7 +739,7 @@ class Position:
             self.rights = self.castle_key()
             h ^= rights ^ self.rights
         if t.special_make:
-            if m in t.from_hand:
+            if m in t.from_hand and piece >> 2 != new >> 2:  # not the same move of a piece already of the type
                 h = self._from_hand(h, new, us)
             victims = saved[2][1] if kind is LEGS else ()
             if t.to_hand and (cap or victims):
