@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from morphchess import Position, builtin, variant_names
 from morphchess.notation import to_fen
+from morphchess.variant import Variant
 
 DEGENS = ["morphomania", "snappy-chess", "morphing-chess", "crossroads"]
 VARIANTS = variant_names()
@@ -15,11 +16,13 @@ VARIANTS = variant_names()
 SETUPS = [(name, setup) for name in VARIANTS for setup in builtin(name).setups]
 
 
-def random_positions(name: str, setup: str, games: int, seed: object, max_plies: int = 120) -> Iterator[Position]:
-    """The positions of ``games`` random games of a built-in variant, one Position changed in place
-    (use each before asking for the next); games stop when they end or after ``max_plies``."""
+def random_positions(variant: str | Variant, setup: str, games: int, seed: object,
+                     max_plies: int = 120) -> Iterator[Position]:
+    """The positions of ``games`` random games of a variant (a built-in's name or a loaded one), one
+    Position changed in place (use each before asking for the next); games stop when they end or
+    after ``max_plies``."""
     rng = random.Random(seed)
-    v = builtin(name)
+    v = builtin(variant) if isinstance(variant, str) else variant
     for _ in range(games):
         pos = Position(v, setup)
         for _ply in range(rng.randrange(max_plies // 4, max_plies)):

@@ -10,7 +10,6 @@ circular moves), so only the piece without moves is compared with it.
 
 from __future__ import annotations
 
-import random
 import warnings
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from morphchess.move import Kind
 from morphchess.pieces import is_own
 from test_xbetza_moves import checks, moves, position
 
-from common import assert_make_unmake_exact
+from common import assert_make_unmake_exact, random_positions
 
 DEFINITIONS = Path(__file__).with_name("definitions")
 
@@ -39,23 +38,9 @@ king:K:KisO2:king:e1
 """
 
 
-def positions(games: int, seed: str):
-    """Positions of random games of ``BENT`` (each once, before its random move)."""
-    v = load(BENT, "bent")
-    rng = random.Random(seed)
-    for _game in range(games):
-        pos = Position(v)
-        for _ply in range(rng.randrange(20, 60)):
-            legal = pos.legal_moves()
-            if not legal:
-                break
-            yield pos
-            pos.make(rng.choice(legal))
-
-
 def test_captures_are_the_captures_among_the_legal_moves():
     checked = 0
-    for pos in positions(6, "bent captures"):
+    for pos in random_positions(load(BENT, "bent"), "standard", 6, "bent captures"):
         generated = pos.captures()
         assert len(generated) == len(set(generated))
         assert len(pos.pseudo_moves()) == len(set(pos.pseudo_moves()))  # two paths to one square: one move
@@ -66,7 +51,7 @@ def test_captures_are_the_captures_among_the_legal_moves():
 
 
 def test_attacked_agrees_with_the_opponents_captures():
-    for pos in positions(4, "bent attacks"):
+    for pos in random_positions(load(BENT, "bent"), "standard", 4, "bent attacks"):
         us = pos.turn
         pos.make_null()
         taken = {m.target for m in pos.pseudo_moves() if m.kind is not Kind.DROP and pos.board[m.target]}
@@ -77,7 +62,7 @@ def test_attacked_agrees_with_the_opponents_captures():
 
 @pytest.mark.parametrize("seed", ["a", "b"])
 def test_make_unmake_and_hash(seed):
-    for pos in positions(2, seed):
+    for pos in random_positions(load(BENT, "bent"), "standard", 2, seed):
         assert_make_unmake_exact(pos)
 
 

@@ -3,16 +3,14 @@ captures, the attack detection and make/unmake agree with the plain move list.""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from morphchess import Position, load
+from morphchess import load
 from morphchess.move import Kind
 from morphchess.notation import to_fen
 from morphchess.pieces import is_own
 
-from common import assert_make_unmake_exact
+from common import assert_make_unmake_exact, random_positions
 
 DEFINITION = """
 files=10 ranks=10 promoChoice=LGC
@@ -29,24 +27,10 @@ king:K:KisO3:king:e1,,f10
 """
 
 
-def positions(games: int, seed: str):
-    """Positions of random games (each position once, before its random move is made)."""
-    v = load(DEFINITION, "legs")
-    rng = random.Random(seed)
-    for _game in range(games):
-        pos = Position(v)
-        for _ply in range(rng.randrange(20, 70)):
-            legal = pos.legal_moves()
-            if not legal:
-                break
-            yield pos
-            pos.make(rng.choice(legal))
-
-
 def test_captures_are_the_captures_among_the_legal_moves():
     checked = 0
     kinds = set()
-    for pos in positions(8, "captures"):
+    for pos in random_positions(load(DEFINITION, "legs"), "standard", 8, "captures"):
         generated = pos.captures()
         assert len(generated) == len(set(generated))
         assert len(pos.pseudo_moves()) == len(set(pos.pseudo_moves()))
@@ -62,7 +46,7 @@ def test_captures_are_the_captures_among_the_legal_moves():
 def test_attacked_agrees_with_the_opponents_captures():
     """A square holding a piece of the side to move is attacked exactly when one of the opponent's
     moves (after a null move) takes it, at the end or on the way."""
-    for pos in positions(6, "attacks"):
+    for pos in random_positions(load(DEFINITION, "legs"), "standard", 6, "attacks"):
         us = pos.turn
         pos.make_null()
         taken = set()
@@ -77,5 +61,5 @@ def test_attacked_agrees_with_the_opponents_captures():
 
 @pytest.mark.parametrize("seed", ["a", "b"])
 def test_make_unmake_and_hash(seed):
-    for pos in positions(3, seed):
+    for pos in random_positions(load(DEFINITION, "legs"), "standard", 3, seed):
         assert_make_unmake_exact(pos)
