@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 from fastapi.testclient import TestClient  # noqa: E402
+from sqlalchemy import select  # noqa: E402
 
 from morphchess.web import create_app  # noqa: E402
 from morphchess.web.db import games, now  # noqa: E402
@@ -311,6 +312,26 @@ def test_postgresql_notifies_every_process_of_a_change(pg_url):
     finally:
         one.dispose()
         two.dispose()
+
+
+def test_a_read_sees_one_snapshot_while_moves_are_committed(db_url):
+    """A game's row and its moves are read in one transaction; a move committed meanwhile by another
+    connection (another worker) must not show in its moves while the row says the ply before it."""
+    from morphchess.web.db import Database, moves
+
+    db = Database(db_url)
+    try:
+        with TestClient(create_app(db_url, 100000)) as c:
+            white, _black, _watcher = invite(c)
+            with db.read() as conn:
+                row = conn.execute(select(games.c.ply).where(games.c.id == white.gid)).first()
+                assert white.move("e2e4").status_code == 200
+                played = conn.execute(select(moves.c.ply).where(moves.c.game_id == white.gid)).all()
+            assert row.ply == 0 and played == []
+            with db.read() as conn:
+                assert len(conn.execute(select(moves.c.ply).where(moves.c.game_id == white.gid)).all()) == 1
+    finally:
+        db.dispose()
 
 
 def test_the_default_database_is_a_file_in_the_user_data_directory(tmp_path, monkeypatch):

@@ -182,8 +182,14 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn, conn.begin():
-            yield conn
+        """A read-only transaction that sees one snapshot: a game's row and its moves agree even while
+        another worker commits a move (PostgreSQL's default isolation takes a snapshot per statement;
+        SQLite's read transactions already see one)."""
+        with self.engine.connect() as conn:
+            if not self.sqlite:
+                conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                yield conn
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
