@@ -59,6 +59,15 @@ def test_every_variant_through_xboard(variant):
     assert (r.wins, r.draws, r.losses) == (0, 0, 1)
 
 
+def test_a_ten_rank_definition_through_match(recwarn):
+    """``match`` against an external CECP engine on a board 10 ranks high (Xiangqi's): moves go both
+    ways with XBoard's rank numbers, counted from 0."""
+    path = Path(__file__).with_name("definitions") / "xiangqi.txt"
+    r = run_match(str(path), "random", f"xboard:{engine_command('xboard')} {shlex.quote(str(path))}", 2,
+                  movetime_ms=30, seed=5)
+    assert (r.wins, r.draws, r.losses) == (0, 0, 2)
+
+
 def test_engine_defined_variant_commands():
     v = builtin("crossroads")
     assert piece_to_char(v) == "PNBRQ.....L..HD..............ZKpnbrq.....l..hd..............zk"

@@ -202,12 +202,13 @@ class XboardPlayer:
             self.engine.send(f"level 40 {total // 60}:{total % 60:02d} 0")
 
     def choose(self, board: Board) -> Move:
-        from ..xboard import parse_move
+        from ..xboard import parse_move, rank_shift, shift_ranks
         if board is not self._board or len(board.move_stack) < self._sent:
             self._new_game(board)
         prefix = "usermove " if self.features.get("usermove") == "1" else ""
+        shift = rank_shift(self.variant)  # XBoard counts the ranks of 10-rank boards from 0
         for move in board.move_stack[self._sent:]:
-            self.engine.send(prefix + move.uci())
+            self.engine.send(prefix + shift_ranks(move.uci(), shift))
         self._sent = len(board.move_stack)
         if self.movetime_ms % 1000:
             centis = 4 * self.movetime_ms  # 40 moves of movetime, in centiseconds
@@ -219,7 +220,7 @@ class XboardPlayer:
         if words[0] != "move":
             raise RuntimeError(f"{self.engine.label}: {line.strip()}")
         try:
-            move = parse_move(board, words[1])
+            move = parse_move(board, shift_ranks(words[1], -shift))
         except ValueError as e:
             raise RuntimeError(f"{self.engine.label} played an illegal move: {e}") from None
         self.engine.send("force")
