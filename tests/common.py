@@ -4,10 +4,10 @@ check, and definition texts (fixtures live in conftest.py)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from morphchess import Position, builtin, variant_names
-from morphchess.notation import to_fen
+from morphchess.notation import move_to_coord, to_fen
 from morphchess.variant import Variant
 
 DEGENS = ["morphomania", "snappy-chess", "morphing-chess", "crossroads"]
@@ -31,6 +31,24 @@ def random_positions(variant: str | Variant, setup: str, games: int, seed: objec
             if not legal or pos.outcome(legal) is not None:
                 break
             pos.make(rng.choice(legal))
+
+
+def perft_against(pos: Position, theirs: Callable[[list[str]], set], depth: int, moves: list[str] | None = None,
+                  text: Callable = move_to_coord) -> int:
+    """Perft of ``pos`` to ``depth``, checking at every node above the leaves that our legal moves,
+    as ``text(pos, move)``, are the other program's ``theirs(moves so far)``."""
+    moves = moves or []
+    mine = {text(pos, m): m for m in pos.legal_moves()}
+    other = theirs(moves)
+    assert set(mine) == other, (moves, sorted(set(mine) - other), sorted(other - set(mine)))
+    if depth == 1:
+        return len(mine)
+    n = 0
+    for t, m in mine.items():
+        pos.make(m)
+        n += perft_against(pos, theirs, depth - 1, moves + [t], text)
+        pos.unmake()
+    return n
 
 
 def assert_make_unmake_exact(pos: Position) -> None:

@@ -14,7 +14,7 @@ from morphchess import Board, Position, gamecourier, load, pgn
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
 
-from common import CHESS960, assert_make_unmake_exact
+from common import CHESS960, assert_make_unmake_exact, perft_against
 
 
 @pytest.fixture(scope="module")
@@ -26,22 +26,6 @@ def c960():
 
 def ours(pos: Position) -> dict:
     return {move_to_coord(pos, m): m for m in pos.legal_moves()}
-
-
-def walk(pos: Position, theirs, moves: list[str], depth: int) -> int:
-    """Perft comparing our move texts with ``theirs(moves)`` (the other program's, after the
-    moves ``moves``) at every node above the leaves."""
-    mine = ours(pos)
-    other = theirs(moves)
-    assert set(mine) == other, (moves, sorted(set(mine) - other), sorted(other - set(mine)))
-    if depth == 1:
-        return len(mine)
-    n = 0
-    for text, m in mine.items():
-        pos.make(m)
-        n += walk(pos, theirs, moves + [text], depth - 1)
-        pos.unmake()
-    return n
 
 
 def python_chess(fen: str):
@@ -71,7 +55,7 @@ POSITIONS = [
 @pytest.mark.parametrize("fen,depth,count", POSITIONS)
 def test_positions_against_python_chess(c960, fen, depth, count):
     pos = from_fen(c960, fen)
-    n = walk(pos, python_chess(fen), [], depth)
+    n = perft_against(pos, python_chess(fen), depth)
     assert count is None or n == count
     assert to_fen(pos) == to_fen(from_fen(c960, fen))
 
@@ -79,7 +63,7 @@ def test_positions_against_python_chess(c960, fen, depth, count):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_shuffled_arrays_against_python_chess(c960, seed):
     pos = Position(c960, f"shuffle-{seed}")
-    assert walk(pos, python_chess(to_fen(pos)), [], 3) > 7000
+    assert perft_against(pos, python_chess(to_fen(pos)), 3) > 7000
 
 
 def castling_games(v, setup: str, seed: int, games: int = 6, plies: int = 50):
@@ -187,7 +171,7 @@ def fairy(fen: str):
     "rk7r/10/10/10/10/10/10/RK7R w KQkq - 0 1",
 ])
 def test_crc_positions_against_fairy_stockfish(crc, fen):
-    assert walk(from_fen(crc, fen), fairy(fen), [], 3) > 1000
+    assert perft_against(from_fen(crc, fen), fairy(fen), 3) > 1000
 
 
 @pytest.mark.parametrize("seed", [2, 3])

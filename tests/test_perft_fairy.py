@@ -15,6 +15,8 @@ import pytest
 from morphchess import Position, load
 from morphchess.notation import from_fen, move_to_coord, to_fen
 
+from common import perft_against
+
 pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
 
 sf = pytest.importorskip("pyffish")
@@ -151,20 +153,8 @@ def theirs(name: str, fen: str, moves: list[str]) -> set:
 
 
 def walk(pos: Position, name: str, fen: str, moves: list[str], depth: int) -> int:
-    """Perft that compares both engines' move sets at every node above the leaves."""
-    mine = ours(pos)
-    other = theirs(name, fen, moves)
-    assert set(mine) == other, (
-        f"{name} {fen} after {' '.join(moves) or '(none)'}: only morphchess {sorted(set(mine) - other)}, "
-        f"only Fairy-Stockfish {sorted(other - set(mine))}")
-    if depth == 1:
-        return len(mine)
-    n = 0
-    for text, m in mine.items():
-        pos.make(m)
-        n += walk(pos, name, fen, moves + [text], depth - 1)
-        pos.unmake()
-    return n
+    """Perft against Fairy-Stockfish's ``name`` from ``fen`` after ``moves``, move sets compared at every node."""
+    return perft_against(pos, lambda more: theirs(name, fen, more), depth, moves)
 
 
 def test_start_fen_agrees(variants):

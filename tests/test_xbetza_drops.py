@@ -17,6 +17,8 @@ from morphchess import Position, load
 from morphchess.move import Kind
 from morphchess.notation import move_to_coord
 
+from common import perft_against
+
 sf = pytest.importorskip("pyffish")
 
 NAME = "mczh"
@@ -47,17 +49,8 @@ def text(pos: Position, m) -> str:
 
 
 def compare(pos: Position, fen: str, moves: list[str], depth: int) -> int:
-    mine = {text(pos, m): m for m in pos.legal_moves()}
-    theirs = set(sf.legal_moves(NAME, fen, moves))
-    assert set(mine) == theirs, f"after {' '.join(moves)}: {sorted(set(mine) ^ theirs)}"
-    if depth == 1:
-        return len(mine)
-    n = 0
-    for t, m in mine.items():
-        pos.make(m)
-        n += compare(pos, fen, moves + [t], depth - 1)
-        pos.unmake()
-    return n
+    """Perft against Fairy-Stockfish's move lists after ``moves`` from ``fen``."""
+    return perft_against(pos, lambda more: set(sf.legal_moves(NAME, fen, more)), depth, moves, text)
 
 
 def test_knights_in_hand():
