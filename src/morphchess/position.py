@@ -576,12 +576,10 @@ class Position:
         us = self.turn
         self.make(m)
         ok = True
-        royals = self.royals[us]
-        if len(royals) < 2 or not self.t.succession:
-            for r in royals:
-                if self.attacked(r, us ^ 1):
-                    ok = False
-                    break
+        for r in self.guarded(us):
+            if self.attacked(r, us ^ 1):
+                ok = False
+                break
         self.unmake()
         return ok
 
