@@ -51,9 +51,7 @@ def test_pick_up_shows_targets_and_morph_preview_then_the_engine_replies(page):
 def test_captures_are_marked(page):
     start(page, "chess")
     for ply, (frm, to) in enumerate((("e2", "e4"), ("d7", "d5")), start=1):
-        sq(page, frm).click()
-        sq(page, to).click()
-        wait_plies(page, ply)  # the next click needs the new position
+        click_move(page, frm, to, ply)  # the next click needs the new position
     sq(page, "e4").click()
     capture = page.eval_on_selector_all("#board .sq.target.capture", "els => els.map(e => e.dataset.square)")
     assert capture == ["d5"]
@@ -143,9 +141,7 @@ def test_a_game_set_up_with_black_to_move(page):
 def test_take_back_flip_and_stepping_through_the_moves(page):
     start(page, "morphomania")
     for ply, (frm, to) in enumerate((("b1", "c3"), ("b9", "c7")), start=1):
-        sq(page, frm).click()
-        sq(page, to).click()
-        wait_plies(page, ply)  # the next click needs the new position
+        click_move(page, frm, to, ply)  # the next click needs the new position
     assert piece_on(page, "c3") == "A"  # spec: Morphomania b1c3 puts an archbishop on c3
     page.click("#moves .mv[data-ply='1']")
     page.wait_for_selector("#viewing:not([hidden])")
