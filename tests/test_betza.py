@@ -97,6 +97,8 @@ def test_castling_atom():
     ("O0", "castling"), ("nNN", "lame rider"), ("nC", "oblique"), ("W(F)", "grouping"), ("", "empty"),
     ("K?", "'?'"), ("maifW", "'i' on a later leg"), ("meafW", "en-passant 'e'"), ("kafW", "'k' on a leg"),
     ("aU", "universal leaper"), ("pU", "universal leaper"), ("[W-F", "without its ']'"), ("[W+F]", "'+'"),
+    ("tpR", "'t'"), ("upR", "unload 'u'"), ("uafcR", "unload 'u'"), ("xaN", "'x'"), ("xK", "borrowing"),
+    ("nqN", "crooked or circular"), ("ozR", "crooked"), ("zqB", "'zq'"),
 ])
 def test_unsupported_constructs_are_named(text, named):
     with pytest.raises(BetzaError) as e:

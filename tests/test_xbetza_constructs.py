@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from morphchess import BetzaError, Position, VariantError, load
-from morphchess.betza import parse
+from morphchess import Position, VariantError, load
 from morphchess.move import Kind
 from morphchess.pieces import is_own
 from test_xbetza_moves import checks, moves, position
@@ -98,18 +97,6 @@ def test_u_after_a_capturing_leg_hops_over_a_friend_or_an_enemy_only():
     assert checks("mRdaufcR", "a2=K e1=X e3=P e9=k") and not checks("mRdaufcR", "a2=K e1=X e3=p e9=k")
     v, pos = position("mRdaufcR", "e7=P e9=p")
     assert_make_unmake_exact(pos)
-
-
-@pytest.mark.parametrize("text,named", [
-    ("tpR", "'t'"), ("umR", "unload 'u'"), ("upR", "unload 'u'"), ("uafcR", "unload 'u'"),
-    ("xaN", "'x'"), ("xK", "borrowing"),
-    ("wW", "'w'"), ("pzB", "crooked"), ("nqN", "crooked or circular"), ("ozR", "crooked"),
-    ("zqB", "'zq'"), ("zU", "universal"), ("zafW", "first leg"), ("aafzK", "either way"),
-])
-def test_refused_constructs_name_themselves(text, named):
-    with pytest.raises(BetzaError) as e:
-        parse(text)
-    assert named in str(e.value) and repr(text) in str(e.value)
 
 
 def test_chak_loads_with_its_offering_that_never_moves():
