@@ -36,6 +36,11 @@ def shuffled(v: Variant, seed: int) -> dict[int, tuple[int, int]]:
     return board
 
 
+def shuffled_types(v: Variant) -> set[int]:
+    """The type indices that the ``shuffle=`` groups move."""
+    return {i for group in v.shuffle for i in _marks(v, group)}
+
+
 def _marks(v: Variant, group: str) -> dict[int, str]:
     """{type index: prefix} for the IDs of a group (prefix '', '!' or ':')."""
     return {v.type_by_letter(letter).index: prefix if prefix in ("!", ":") else ""

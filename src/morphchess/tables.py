@@ -38,7 +38,6 @@ finds by walking their moves.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Iterator
 from math import gcd
 from typing import NamedTuple
@@ -46,6 +45,7 @@ from typing import NamedTuple
 from .betza import Leg, Step, leap_path, leg_vector, unrolled
 from .move import Kind, Move
 from .pieces import code
+from .shuffle import shuffled_types
 from .variant import BLACK, WHITE, PieceType, Variant
 
 _HAND_KEYS = 64  # hash keys per type in hand; larger counts share the last one
@@ -450,8 +450,7 @@ class Tables:
         corner), and king and partner land where they land from the standard array (the king on
         its file there plus its steps); empty otherwise."""
         standard = v.setups.get("standard", {})
-        letters = {x for group in v.shuffle for x in re.findall(r"\+?[A-Za-z]", group)}
-        movers = {t.index for t in v.types if t.letter in letters}
+        movers = shuffled_types(v)
         out = {}
         for (colour, rank, side), ps in self.partner_of.items():
             kings = [sq for sq, (ti, c) in standard.items()
