@@ -340,12 +340,17 @@ def coord_text(v: Variant, mover: int, m: Move) -> str:
     unloads (first to the square where the piece taken goes: ``a1a1,a1a8`` swaps)."""
     if m.kind is Kind.DROP:
         return v.tables.letter[m.piece].upper() + "@" + v.square_name(m.target)
-    squares = (m.origin,) + (m.extra if m.kind is Kind.LEGS or m.kind is Kind.UNLOAD else ()) + (
-        text_target(v.tables, m),)
+    squares = (m.origin, *_text_stops(m), text_target(v.tables, m))
     text = ",".join(v.square_name(a) + v.square_name(b) for a, b in zip(squares, squares[1:]))
     if mover_chose(v.tables, mover, m):
         text += v.tables.letter[m.piece].lower()
     return text
+
+
+def _text_stops(m: Move) -> tuple:
+    """The squares the coordinate text of ``m`` passes between origin and end: where a multi-leg move
+    captures on its way, or where an unload move puts the piece it takes."""
+    return m.extra if m.kind is Kind.LEGS or m.kind is Kind.UNLOAD else ()
 
 
 def text_target(t: Tables, m: Move) -> int:
@@ -370,8 +375,7 @@ def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
     squares = _leg_squares(pos.variant, m["legs"], text)
     frm, to, extra = squares[0], squares[-1], squares[1:-1]
     cands = [mv for mv in moves if mv.origin == frm and text_target(pos.t, mv) == to
-             and mv.kind is not Kind.DROP and (mv.extra if mv.kind is Kind.LEGS or mv.kind is Kind.UNLOAD else ())
-             == extra]
+             and mv.kind is not Kind.DROP and _text_stops(mv) == extra]
     if not cands:  # Fischer castling written as the king's move, where that names no other move
         cands = [mv for mv in moves if mv.kind is Kind.CASTLE and mv.origin == frm and mv.target == to != frm]
     if not cands:
