@@ -79,6 +79,12 @@ def tuned_weights(variant: Variant) -> Weights:
     return Weights(dict(entry["material"]), entry["lookahead"], entry["centre"], entry["king"])
 
 
+def _centred(values: list[float]) -> list[float]:
+    """``values`` less their mean."""
+    mean = sum(values) / len(values)
+    return [x - mean for x in values]
+
+
 def _square_mobility(v: Variant, t) -> list[float]:
     """Weighted number of squares type ``t`` (as White) reaches from each square."""
     F, R = v.files, v.ranks
@@ -143,7 +149,7 @@ class EvalTables:
         for group in variant.transforms:  # a polymorph can take any of its forms: it is worth the best
             best = max(values[variant.type(i).letter] for i in group)
             values.update((variant.type(i).letter, best) for i in group)
-        self.square_mob = {ty.index: _square_mobility(variant, ty) for ty in variant.types}
+        self.square_mob = {ty.index: _centred(_square_mobility(variant, ty)) for ty in variant.types}
         self.value = [0] * n
         self.order_value = [0] * n
         self.counts = [False] * n
@@ -198,7 +204,7 @@ class EvalTables:
         # the per-square mobility is White's; mirror the rank for Black
         r = sq // t.files
         own_rank = r if colour_of(c) != BLACK else t.ranks - 1 - r
-        centre = CENTRE * (mob[own_rank * t.files + sq % t.files] - sum(mob) / len(mob))
+        centre = CENTRE * mob[own_rank * t.files + sq % t.files]
         if ty.royal:
             return 0.0, 0.0, 0.0, (1 - phase) * centre - phase * KING_SHELTER * own_rank
         value = self.value[c]
