@@ -15,7 +15,6 @@ from functools import partial
 
 from .board import RESULTS, Board, Move, RecordError, check_result, move_number, number_fits, play_recorded
 from .errors import cut, quote
-from .move import Kind
 from .notation import MoveError
 from .variant import Variant
 
@@ -43,11 +42,11 @@ def write_move(board: Board, move: Move) -> str:
     text = f"{move.piece} " + "; ".join(f"{a}-{b}" for a, b in zip(squares, squares[1:]))
     if move.is_choice:
         text += f"; {move.new_piece}-{to}"
-    if move.is_castling and v.tables.fischer:  # the partner's move tells it from a king's move
-        pfrom, pto, _code = move.raw.extra
+    if (partner := move.castling_partner) and v.tables.fischer:  # the partner's move tells it from a king's move
+        pfrom, pto = partner
         text += f"; {board.piece_at(pfrom)} {v.square_name(pfrom)}-{v.square_name(pto)}"
-    if move.raw.kind is Kind.UNLOAD:  # the piece taken, put where it is unloaded
-        text += f"; {board.piece_at(move.to_square)}-{v.square_name(move.raw.extra[0])}"
+    if move.unload_square is not None:  # the piece taken, put where it is unloaded
+        text += f"; {board.piece_at(move.to_square)}-{v.square_name(move.unload_square)}"
     return text
 
 
@@ -268,17 +267,17 @@ def _chosen(cands: list[Move], places: list[_Action], to: str) -> Move:
 
 def _special(move: Move) -> bool:
     """Is ``move`` told from a plain move with its squares only by an action after it?"""
-    return move.is_castling or move.raw.kind is Kind.UNLOAD
+    return move.is_castling or move.unload_square is not None
 
 
 def _side_effect(board: Board, move: Move, a: _Action) -> bool:
     """Does action ``a`` only restate what ``move`` does anyway (castling partner, en-passant capture,
     the unloading of the piece taken)?"""
     v = board.variant
-    if move.raw.kind is Kind.UNLOAD and a.kind == "place":
-        return a.to == v.square_name(move.raw.extra[0]) and a.label == board.piece_at(move.to_square)
-    if move.is_castling and a.kind == "move":
-        pfrom, pto, _code = move.raw.extra
+    if move.unload_square is not None and a.kind == "place":
+        return a.to == v.square_name(move.unload_square) and a.label == board.piece_at(move.to_square)
+    if (partner := move.castling_partner) and a.kind == "move":
+        pfrom, pto = partner
         return (a.frm, a.to) == (v.square_name(pfrom), v.square_name(pto)) and (
             a.label is None or a.label.upper() == (board.piece_at(pfrom) or "").upper())
     if move.is_en_passant and a.kind == "remove":
