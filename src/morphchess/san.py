@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 
 from .errors import quote
-from .move import Kind
 from .notation import MoveError
 
 __all__ = ["write", "parse"]
@@ -37,7 +36,7 @@ MAX_LENGTH = 40  # longer text is no move (and is not searched)
 def _castle_side(board, move) -> str:
     """``O-O`` or ``O-O-O``: the side of the king the partner stands on (Fischer castling too)."""
     F = board.variant.files
-    return "O-O" if move.raw.extra[0] % F > move.from_square % F else "O-O-O"
+    return "O-O" if move.castling_partner[0] % F > move.from_square % F else "O-O-O"
 
 
 def _disambiguation(board, move, others) -> str:
@@ -62,7 +61,7 @@ def _long_form(board, move) -> str:
     takes = move.to_square != move.from_square and board.piece_at(move.to_square)
     text += ("x" if takes else "-") + v.square_name(move.to_square)
     text += "=" + move.new_piece.upper() if move.is_choice else ""
-    return text + (">" + v.square_name(move.raw.extra[0]) if move.raw.kind is Kind.UNLOAD else "")
+    return text + ("" if move.unload_square is None else ">" + v.square_name(move.unload_square))
 
 
 def write(board, move) -> str:
@@ -79,13 +78,13 @@ def write(board, move) -> str:
     elif move.is_castling and sum(m.is_castling and _castle_side(board, m) == _castle_side(board, move)
                                   for m in board.legal_moves) == 1:
         text = _castle_side(board, move)
-    elif move.legs or move.from_square == move.to_square or move.raw.kind is Kind.UNLOAD:
+    elif move.legs or move.from_square == move.to_square or move.unload_square is not None:
         text = _long_form(board, move)
     else:
         others = [m for m in board.legal_moves
                   if m.to_square == move.to_square and m.from_square != move.from_square
                   and m.piece.upper() == letter and not m.is_transformation and not m.is_drop and not m.legs
-                  and m.raw.kind is not Kind.UNLOAD]
+                  and m.unload_square is None]
         if letter == "P" and move.is_capture:
             F = v.files
             same_file = [o for o in others if o.from_square % F == move.from_square % F]
@@ -146,7 +145,7 @@ def parse(board, text: str):
         piece = "P"  # a pawn move, unless the whole origin square is given
     choice = g["choice"].upper() if g["choice"] else None
     morph = g["morph"].upper() if g["morph"] else None
-    cands = [m for m in moves if m.to_square == to and not m.legs and not m.is_drop and m.raw.kind is not Kind.UNLOAD
+    cands = [m for m in moves if m.to_square == to and not m.legs and not m.is_drop and m.unload_square is None
              and (piece is None or m.piece.upper() == piece)
              and (file is None or m.from_square % F == file)
              and (rank is None or m.from_square // F == rank)
@@ -178,8 +177,7 @@ def _multi_leg(board, g: re.Match, text: str):
     choice = g["choice"].upper() if g["choice"] else None
     morph = g["morph"].upper() if g["morph"] else None
     cands = [m for m in board.legal_moves if m.from_square == squares[0] and m.to_square == squares[-1]
-             and (m.raw.kind is Kind.UNLOAD) == unload
-             and (m.raw.extra if unload else m.legs) == extra
+             and (m.unload_square is not None) == unload and ((m.unload_square,) if unload else m.legs) == extra
              and (g["piece"] is None or m.piece.upper() == g["piece"]) and _becomes(m, choice, morph)]
     return _one(cands, text, "illegal move")
 
