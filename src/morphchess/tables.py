@@ -40,13 +40,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from math import gcd
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .betza import Leg, Step, leap_path, leg_vector, unrolled
 from .move import Kind, Move
-from .pieces import code
+from .pieces import BLACK, WHITE, code
 from .shuffle import shuffled_types
-from .variant import BLACK, WHITE, PieceType, Variant
+
+if TYPE_CHECKING:
+    from .variant import PieceType, Variant
 
 _HAND_KEYS = 64  # hash keys per type in hand; larger counts share the last one
 
