@@ -417,7 +417,7 @@ class Tables:
             choices = tuple(code(p, colour) for p in v.promotion_choices(t, depth))
             if depth >= v.promo_zone:
                 out.append(None)
-            elif depth == 0 and choices:  # forced on the last rank
+            elif (depth == 0 or v.promo_forced) and choices:  # forced on the last rank (or in the zone)
                 out.append(choices)
             else:  # deeper in the zone promotion is optional
                 out.append((morphs[sq],) + tuple(x for x in choices if x != morphs[sq]))

@@ -100,6 +100,7 @@ class Variant(_Freezable):
     captures_to_hand: bool = False
     promo_offset: int = 0  # shogi style: type n (n <= max_promote) promotes to type n + promo_offset
     promo_limits: Mapping[int, PromoLimit] = field(default_factory=dict)
+    promo_forced: bool = False  # promotion is forced in the whole zone, not only on the last rank
     # Type indices named by protected=, counterStrike=, iron=, extinction=, succession=.
     protected: Sequence[int] = ()
     counter_strike: Sequence[int] = ()

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from sqlalchemy import select
 
 from ..betza import BetzaError
-from ..idiagram import load
+from ..loader import load
 from ..variant import Variant, VariantError
 from ..variants import builtin, names
 from .db import Database, definitions, now

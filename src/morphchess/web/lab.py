@@ -22,8 +22,8 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
-from ..idiagram import load
 from ..lab.selfplay import LabSettings, settings_for
+from ..loader import load
 from ..variant import Variant
 from ..variants import load_variant, names
 
