@@ -13,19 +13,19 @@ from contextlib import asynccontextmanager
 from importlib import resources
 
 from fastapi import FastAPI, Request
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy import text
 
-from . import errors
+from . import apidocs, errors
 from .access import AccessLog
 from .bots import Bots, search_limits
 from .catalog import Catalog, describe
 from .db import Database, default_url
 from .errors import ApiError
 from .events import Notifier
+from .headers import SecurityHeaders
 from .lab import router as lab_router
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
@@ -45,12 +45,6 @@ class Definition(BaseModel):
 
 class Unavailable(ApiError):
     status, code = 503, "unavailable"
-
-
-def _swagger_assets() -> str:
-    """The folder of the Swagger UI scripts shipped by the swagger-ui-bundle package."""
-    import swagger_ui_bundle
-    return swagger_ui_bundle.swagger_ui_path
 
 
 def create_app(db_url: str | None = None, limits: Limits | int | None = None) -> FastAPI:
@@ -82,9 +76,10 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.add_middleware(errors.BodyLimit)
     app.add_middleware(errors.AnswerLimit)
     app.add_middleware(AccessLog)
+    app.add_middleware(SecurityHeaders)
     static = resources.files(__package__).joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.mount("/docs-assets", StaticFiles(directory=_swagger_assets()), name="docs-assets")
+    apidocs.install(app)
     app.include_router(games_router)
     app.include_router(lab_router)
     _add_variants(app, catalog)
@@ -156,10 +151,3 @@ def _add_pages(app: FastAPI, index: str) -> None:
     @app.get("/lobby", include_in_schema=False, response_class=HTMLResponse)
     def lobby(request: Request):
         return lobby_page(lobby_lists(request.app.state.store))
-
-    @app.get("/docs", include_in_schema=False)
-    def docs():
-        return get_swagger_ui_html(openapi_url="/openapi.json", title="morphchess API",
-                                   swagger_js_url="/docs-assets/swagger-ui-bundle.js",
-                                   swagger_css_url="/docs-assets/swagger-ui.css",
-                                   swagger_favicon_url="/docs-assets/favicon-32x32.png")

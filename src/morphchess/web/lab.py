@@ -23,7 +23,6 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
 from ..lab.selfplay import LabSettings, settings_for
-from ..loader import load
 from ..variant import Variant
 from ..variants import load_variant, names
 from .limits import MAX_DEFINITION, check
