@@ -20,17 +20,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import gcd
 
-from .errors import InputError
+from .errors import InputError, quote
 
 __all__ = ["BetzaError", "Step", "Hop", "Leg", "Path", "Castling", "PieceMoves", "parse", "leg_vector",
-           "leap_path", "unrolled"]
+           "leap_path", "unrolled", "expansion", "MAX_TEXT", "MAX_LEGS", "MAX_STEPS"]
+
+# Bounds on one XBetza string, checked before the work they bound (docs/definitions.md, "Limits").
+MAX_TEXT = 500  # characters
+MAX_LEGS = 10  # legs of one multi-leg move (before a final hop's extra leg)
+MAX_STEPS = 10_000  # one-leg directions (steps and hops) of one string: a universal leaper 'U' has 2600
 
 
 class BetzaError(InputError):
     """An XBetza string that cannot be compiled; the message says where and why."""
 
     def __init__(self, text: str, pos: int, message: str) -> None:
-        super().__init__(f"XBetza {text!r}, position {pos + 1}: {message}")
+        super().__init__(f"XBetza {quote(text)}, position {pos + 1}: {message}")
         self.text = text
         self.pos = pos
 
@@ -338,13 +343,16 @@ def _read_atom(text: str, start: int, i: int) -> tuple[_Unit, int]:
     return _Unit(mods, atom_pos, atom, a, b, atom in "KQ", rng), i
 
 
-def parse(text: str) -> PieceMoves:
-    """Compile an XBetza string into a :class:`PieceMoves`.
+def parse(text: str, reach: int = _UNIVERSAL) -> PieceMoves:
+    """Compile an XBetza string into a :class:`PieceMoves`; the universal leaper ``U`` leaps at most
+    ``reach`` squares along each axis (the board's size less one: every square of the board).
 
     >>> sorted((s.dx, s.dy) for s in parse("fhN").steps)
     [(-2, 1), (-1, 2), (1, 2), (2, 1)]
     """
-    out = _Collector(text)
+    if len(text) > MAX_TEXT:
+        raise BetzaError(text, 0, f"{len(text)} characters, at most {MAX_TEXT} are read")
+    out = _Collector(text, min(reach, _UNIVERSAL))
     i, n = 0, len(text)
     if not text.strip():
         raise BetzaError(text, 0, "empty move description")
@@ -361,6 +369,8 @@ def parse(text: str) -> PieceMoves:
             continue
         unit, i = _read_atom(text, start, i)
         out.unit(unit)
+        if len(out.steps) + len(out.hops) > MAX_STEPS:
+            raise BetzaError(text, start, f"more than {MAX_STEPS} one-leg directions")
     return PieceMoves(text, tuple(out.steps), tuple(out.castlings), tuple(out.hops), tuple(out.paths))
 
 
@@ -372,8 +382,9 @@ def _modes(mods: str) -> str:
 class _Collector:
     """Collects the compiled moves of one XBetza string."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, reach: int) -> None:
         self.text = text
+        self.reach = reach
         self.steps: list[Step] = []
         self.hops: list[Hop] = []
         self.paths: list[Path] = []
@@ -420,8 +431,8 @@ class _Collector:
     def _vectors(self, u: _Unit, mods: str) -> list[tuple[int, int]]:
         """The board vectors of ``u`` that the direction letters of ``mods`` select (White's view)."""
         if u.universal:
-            base = [(x, y) for x in range(-_UNIVERSAL, _UNIVERSAL + 1)
-                    for y in range(-_UNIVERSAL, _UNIVERSAL + 1) if x or y]
+            base = [(x, y) for x in range(-self.reach, self.reach + 1)
+                    for y in range(-self.reach, self.reach + 1) if x or y]
         elif u.king:
             base = _symmetric(1, 0) + _symmetric(1, 1)
         else:
@@ -485,6 +496,8 @@ class _Collector:
         the move may also end (the bracket form's ``?``); ``outward``: later legs without
         direction letters go straight on (bracket form) instead of every way but back.  ``z``
         and ``q`` on later legs turn against or with the previous turn (:func:`_sided`)."""
+        if len(parts) > MAX_LEGS:
+            self.fail(pos, f"a move of {len(parts)} legs; at most {MAX_LEGS} are read")
         if "z" in parts[0][0] or "q" in parts[0][0]:
             self.fail(parts[0][1].pos, "crooked or circular 'z'/'q' on the first leg of a multi-leg move "
                                        "is not supported")
@@ -666,6 +679,26 @@ def unrolled(path: Path, n: int) -> tuple[Leg, ...]:
     while len(legs) < n:
         legs.append(path.legs[head + (len(legs) - head) % path.cycle])
     return tuple(_with_modes(leg, "m") for leg in legs[:n - 1]) + (legs[n - 1],)
+
+
+def expansion(moves: PieceMoves, files: int, ranks: int) -> int:
+    """An upper bound on the squares a piece with ``moves`` visits from one square of a ``files`` x
+    ``ranks`` board: each step's and hop's ray, and each path's walks (the product over its legs of
+    directions times range), so that the loader can refuse a piece before any table is built."""
+    extent = max(files, ranks) - 1
+    total = sum(s.rng if 0 < s.rng < extent else extent for s in moves.steps)
+    total += extent * len(moves.hops)
+    for path in moves.paths:
+        reach = [leg.rng if 0 < leg.rng < extent else (files * ranks if leg.wrap else extent)
+                 for leg in path.legs]
+        if path.cycle:  # one chain of single steps after the first leg, at most files + ranks long
+            walks = len(path.legs[0].dirs) * reach[0] * (path.limit or files + ranks)
+        else:
+            walks = 1
+            for leg, r in zip(path.legs, reach):
+                walks *= max(1, len(leg.dirs)) * r
+        total += walks
+    return total
 
 
 def _crossing(prev: Leg, leg: Leg) -> bool:
