@@ -160,3 +160,11 @@ def test_hostile_definition_files_exit_2_with_one_line(capsys, tmp_path, text):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("morphchess: error: ")
 
+
+
+def test_start_arrays_that_make_one_move_list_too_much_work_are_refused():
+    # three pieces a side that walk five king steps: 2 * 3 * 8 * 7**4 = 115248 walks (+ the kings' 16)
+    lines = "".join(f"\np{i}:{c}:mamamamaK::{c.lower()}4" for i, c in enumerate("ABC"))
+    refused("files=8 ranks=8" + lines + KING, "setup standard", "115264")
+    v = load("files=8 ranks=8\np0:A:mamamamaK::a4" + KING)  # one a side loads
+    assert Position(v).legal_moves()

@@ -63,8 +63,9 @@ _NUMBER = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only, at most nine (the ID
 # Limits, checked before the work they bound (docs/definitions.md, "Limits").
 MAX_FILES, MAX_RANKS = 26, 99
 MAX_TYPES = 52  # one per ID: 26 letters and 26 '+' letters
-MAX_EXPANSION = 50_000  # squares one piece visits from one square (betza.expansion)
+MAX_EXPANSION = 20_000  # squares one piece visits from one square (betza.expansion)
 MAX_TABLE = 10_000_000  # squares times the expansions of every type: the move tables' size
+MAX_POSITION = 50_000  # the expansions of every piece of a start array and its hands: one move list's work
 _PIECE_START = re.compile(r"^[^=]*:")
 
 
@@ -517,6 +518,18 @@ def _setups(variant: Variant, items: _Items, built: _Types) -> None:
             raise VariantError(f"setup={spec}: use setup=NAME:BOARD (a FEN board field)")
         placed = parse_placement(board, variant, f"setup={sname}")
         setups[sname] = {sq: (t, c) for sq, (t, c, _) in placed.items()}
+    for sname, placement in setups.items():
+        _position_bounded(variant, sname, placement)
+
+
+def _position_bounded(variant: Variant, sname: str, placement: dict[int, tuple[int, int]]) -> None:
+    """Refuse a start array whose pieces (with the hands) would make one move list too much work."""
+    size = {t.index: expansion(t.moves, variant.files, variant.ranks) for t in variant.types}
+    work = sum(size[t] for t, _c in placement.values())
+    work += sum(size[t] * n for hand in variant.holdings for t, n in hand.items())
+    if work > MAX_POSITION:
+        raise VariantError(f"setup {sname}: its pieces reach about {work} squares in one move list, at most "
+                           f"{MAX_POSITION} are followed")
 
 
 def _with_partner(variant: Variant, sq: int, symmetry: str) -> list[int]:
