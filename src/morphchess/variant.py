@@ -19,10 +19,11 @@ from typing import Any, NamedTuple
 
 from .betza import PieceMoves
 from .errors import InputError, quote
+from .pieces import BLACK, WHITE, code
+from .shuffle import shuffled
+from .tables import Tables
 
 __all__ = ["VariantError", "PieceType", "PromoLimit", "Variant", "WHITE", "BLACK"]
-
-WHITE, BLACK = 0, 1
 
 
 class VariantError(InputError):
@@ -99,6 +100,7 @@ class Variant(_Freezable):
     captures_to_hand: bool = False
     promo_offset: int = 0  # shogi style: type n (n <= max_promote) promotes to type n + promo_offset
     promo_limits: Mapping[int, PromoLimit] = field(default_factory=dict)
+    promo_forced: bool = False  # promotion is forced in the whole zone, not only on the last rank
     # Type indices named by protected=, counterStrike=, iron=, extinction=, succession=.
     protected: Sequence[int] = ()
     counter_strike: Sequence[int] = ()
@@ -218,7 +220,6 @@ class Variant(_Freezable):
             if not re.fullmatch(r"[0-9]{1,18}", seed):
                 raise VariantError(f"setup {quote(setup)}: the seed after 'shuffle-' must be a whole number "
                                    "of at most 18 digits (ASCII)")
-            from .shuffle import shuffled
             return self.derived(("shuffle", int(seed)), lambda: MappingProxyType(shuffled(self, int(seed))))
         names = ", ".join([*self.setups, "shuffle-SEED"] if self.shuffle else self.setups)
         raise VariantError(f"{self.name} has no setup {quote(setup)}; it has: {names}")
@@ -229,7 +230,6 @@ class Variant(_Freezable):
         return self.derived("kings_only_draw", self._royals_are_kings)
 
     def _royals_are_kings(self) -> bool:
-        from .pieces import code
         t = self.tables
         sq = (self.ranks // 2) * self.files + self.files // 2
         for pt in self.types:
@@ -265,9 +265,8 @@ class Variant(_Freezable):
         return store[key]
 
     @cached_property
-    def tables(self):
+    def tables(self) -> Tables:
         """The compiled move tables (see :mod:`morphchess.tables`)."""
-        from .tables import Tables
         if not self.__dict__.get("_frozen"):
             self.freeze()
         return Tables(self)
