@@ -34,7 +34,7 @@ EXPECTED: dict[str, list[str] | str] = {
     "omega-chess": [],
     "spartan": ["IDs shared", "Black with 0"],
     "tamerlane": ["IDs shared", "a9, m2: alone"],
-    "tamerlane-ii": "KdU",
+    "tamerlane-ii": ["'dU' takes any own piece"],
     "wildebeest": "fmW*fceF",
     "xiangqi": ["a river"],
 }

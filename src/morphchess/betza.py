@@ -425,6 +425,8 @@ class _Collector:
             self.plain(u)
         elif set(modes) & set("pg") and not set(u.mods) & set("dkyjoen"):
             self.hop(u, modes)
+        elif u.universal and not set(u.mods) - set(_DIRECTION_LETTERS + "mcdi"):
+            self.universal(u)
         else:
             self.chain([(u.mods, u)], u.pos)
 
@@ -454,6 +456,19 @@ class _Collector:
                                    capture="c" in mods or not has_mode, ep="e" in mods,
                                    lame="n" in mods and not (abs(x) <= 1 and abs(y) <= 1),
                                    initial="i" in mods))
+
+    def universal(self, u: _Unit) -> None:
+        """``d`` on the universal leaper (``dU``, Tamerlane II's king): a leap to any square that may
+        take a friend there, as the ID shows it, compiled as one-leg :class:`Path` values, one per
+        leap (a, b) with the directions of ``u`` that reach it (the walker knows the ``d`` mode)."""
+        end = "".join(c for c in u.mods if c in "mcd")
+        by_leap: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for x, y in self._vectors(u, u.mods):
+            by_leap.setdefault((max(abs(x), abs(y)), min(abs(x), abs(y))), []).append((x, y))
+        for (a, b), vectors in sorted(by_leap.items()):
+            leg = Leg(a, b, False, 1, (), end)
+            dirs = tuple(sorted({_dir_index(leg, v) for v in vectors}))
+            self.paths.append(Path((Leg(a, b, False, 1, dirs, end),), "i" in u.mods))
 
     def hop(self, u: _Unit, modes: str) -> None:
         """``p`` and ``g`` on one leg: :class:`Hop` values."""

@@ -234,6 +234,11 @@ def _piece_types(items: _Items, files: int, ranks: int) -> _Types:
                                f"squares on a {files}x{ranks} board, at most {MAX_TABLE} are built")
         if morph_value is not None:  # resolved once every letter is known
             out.morphs[t.index] = morph_value
+        if re.search(r"(?<![a-z])[a-z]*d[a-z]*U", t.betza):
+            out.notes.append(f"{where}: XBetza {quote(t.betza)}: 'dU' takes any own piece anywhere on the board, "
+                             "as the ID shows the move; what a page's script restricts it to (Tamerlane II: "
+                             "the king's swap with a Prince, only when checkmated, singled out by BadZone) "
+                             "is not played")
         out.types.append(t)
         out.placements.append((t.index, white, black))
         for colour, count in enumerate(_hand_counts(fields[5], files * ranks, where)):
