@@ -35,7 +35,7 @@ EXPECTED: dict[str, list[str] | str] = {
     "spartan": ["IDs shared", "Black with 0"],
     "tamerlane": ["IDs shared", "a9, m2: alone"],
     "tamerlane-ii": ["'dU' takes any own piece"],
-    "wildebeest": "fmW*fceF",
+    "wildebeest": ["satellite=wildebeest"],
     "xiangqi": ["a river"],
 }
 

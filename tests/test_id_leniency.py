@@ -70,3 +70,29 @@ def test_tamerlane_ii_king_takes_any_own_piece_as_the_id_shows_it():
     # K: only f1 is empty around f2; dU: every one of White's 27 other pieces (2 princes, 11 pawns,
     # 2 each of camels, cannons, elephants, knights, bishops, rooks, ships), wherever it stands
     assert len(king) == 28 and "f2f1" in king and "f2a3" in king and "f2k1" in king
+
+
+def test_wildebeest_pawns_ride_to_their_own_half_as_the_id_reads_w_star():
+    # the ID's '*' after an atom: range up to the last rank of the own half (ranks 1-5 of 10 for White),
+    # at least one step, the squares passed open to en passant
+    v = loaded((DEFINITIONS / "wildebeest.txt").read_text())
+    assert v.warnings and "satellite=wildebeest" in v.warnings[0]
+    pos = Position(v)
+    moves = {move_to_coord(pos, m) for m in pos.legal_moves()}
+    # 11 pawns to ranks 3, 4 and 5; knights a3 c3 i3 k3; camels g4 i4 h4 j4; the wildebeest (NC) on g1:
+    # f3 h3 f4 h4 (hand-counted, Wildebeest's rule: a pawn on its second rank moves up to three squares)
+    assert len(moves) == 33 + 4 + 4 + 4
+    assert {"a2a5", "k2k3", "g1f4"} <= moves and "a2a6" not in moves
+    pos.make(next(m for m in pos.legal_moves() if move_to_coord(pos, m) == "e2e5"))
+    assert pos.ep[0] == (v.square("e3"), v.square("e4"))
+    black = {move_to_coord(pos, m) for m in pos.legal_moves()}
+    assert {"e9e6", "e9e8"} <= black and "e9e5" not in black
+    # a pawn on its third rank moves up to two squares (to rank 5)
+    pos = Position(load("files=11 ranks=10 pawn::fmW*fceF::c3\nking:K:K::f1"))
+    assert {move_to_coord(pos, m) for m in pos.legal_moves() if m.origin == v.square("c3")} == {"c3c4", "c3c5"}
+
+
+@pytest.mark.parametrize("betza", ["W*", "fcW*", "fmnW*", "afmW*", "U*"])
+def test_w_star_other_than_a_move_only_leap_stays_refused(betza):
+    with pytest.raises(VariantError, match=r"'\*'"):
+        load(f"pawn::{betza}::a2-h2\nking:K:K::e1")

@@ -58,6 +58,7 @@ class Step:
     ep: bool = False
     lame: bool = False
     initial: bool = False
+    half: bool = False  # the ID's '*' (``fmW*``): rides to the last rank of its own half, at least one step
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,9 @@ _ATOMS = {"W": (1, 0), "F": (1, 1), "D": (2, 0), "N": (2, 1), "A": (2, 2),
 # Shortcuts: atom -> ((base atom, rider?), ...)
 _SHORTCUTS = {"K": (("W", False), ("F", False)), "R": (("W", True),),
               "B": (("F", True),), "Q": (("W", True), ("F", True))}
+_DIGITS = "0123456789"
+_HALF = ("'*' after an atom (the ID's range to the own half of the board, Wildebeest's pawn 'fmW*') is read on "
+         "a one-leg move that only moves ('m'), without 'n', 'j', 'o', 'e' or a range")
 _UNIVERSAL = 25  # U, the universal leaper, reaches every square of a board up to 26x26
 _DIRECTION_LETTERS = "fblrvsh"
 _MODE_LETTERS = "mceindkpgyjoazqu"
@@ -294,6 +298,7 @@ class _Unit:
     king: bool
     rng: int
     universal: bool = False
+    half: bool = False  # '*' after the atom: range to the own half of the board
 
 
 def _read_mods(text: str, i: int) -> int:
@@ -335,11 +340,13 @@ def _read_atom(text: str, start: int, i: int) -> tuple[_Unit, int]:
     if i < n and text[i] == atom and atom in _ATOMS:  # doubled atom: unlimited rider
         rng = 0
         i += 1
-    elif i < n and text[i].isdigit():
+    elif i < n and text[i] in _DIGITS:
         j = i
-        while i < n and text[i].isdigit():
+        while i < n and text[i] in _DIGITS:
             i += 1
         rng = int(text[j:i])
+    elif i < n and text[i] == "*":
+        return _Unit(mods, atom_pos, atom, a, b, atom in "KQ", 0, half=True), i + 1
     return _Unit(mods, atom_pos, atom, a, b, atom in "KQ", rng), i
 
 
@@ -409,6 +416,8 @@ class _Collector:
 
     # -- one atom with its modifiers ------------------------------------------------
     def unit(self, u: _Unit) -> None:
+        if u.half and (u.universal or _modes(u.mods) != "m" or set(u.mods) & set("azqnjoe")):
+            self.fail(u.pos, _HALF)
         groups = u.mods.split("a")
         if len(groups) > 1:
             self.chain([(g, u) for g in groups], u.pos)
@@ -455,7 +464,7 @@ class _Collector:
             self.steps.append(Step(x, y, u.rng, move="m" in mods or not has_mode,
                                    capture="c" in mods or not has_mode, ep="e" in mods,
                                    lame="n" in mods and not (abs(x) <= 1 and abs(y) <= 1),
-                                   initial="i" in mods))
+                                   initial="i" in mods, half=u.half))
 
     def universal(self, u: _Unit) -> None:
         """``d`` on the universal leaper (``dU``, Tamerlane II's king): a leap to any square that may
