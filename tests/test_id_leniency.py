@@ -96,3 +96,39 @@ def test_wildebeest_pawns_ride_to_their_own_half_as_the_id_reads_w_star():
 def test_w_star_other_than_a_move_only_leap_stays_refused(betza):
     with pytest.raises(VariantError, match=r"'\*'"):
         load(f"pawn::{betza}::a2-h2\nking:K:K::e1")
+
+
+# Rooksquare Chess, diagram text of its chessvariants.com page (diffobjective.dir/rooksquare.html),
+# the cosmetic keys left out
+ROOKSQUARE = """satellite=main files=8 ranks=8 promoZone=1 maxPromote=0 promoChoice=QNRB symmetry=mirror holdingsType=0
+Pawn::::a2-h2
+morph=#******#
+Knight:N:::b1,g1
+morph=#......#
+Bishop::::c1,f1
+morph=#......#
+Rook::::a1,h1
+morph=#......#
+Queen::::d1
+morph=#......#
+King::KisO2::e1
+morph=+......+
+"""
+
+
+def test_rooksquare_one_rank_morph_tables_with_marks_load_with_two_warnings():
+    v = loaded(ROOKSQUARE)
+    short, marks, satellite = v.warnings
+    assert "'Pawn', 'Knight', 'Bishop', 'Rook', 'Queen', 'King'" in short and "top ranks" in short
+    assert "'#' on a8, h8" in marks and "'*' on b8, c8, d8, e8, f8, g8" in marks and "'+' on a8, h8" in marks
+    assert "satellite=main" in satellite
+    assert all(t.morph == (None,) * 64 for t in v.types)  # marks only: no type changes
+    assert Position(v).perft(2) == 400  # chess's array and moves: chess's perft(2)
+
+
+def test_a_one_rank_morph_table_is_the_top_rank():
+    v = loaded("files=8 ranks=8\npawn:P:fW::a2-h2\nmorph=QQQQQQQQ\nqueen:Q:Q::d1\nking:K:K::e1")
+    pawn = v.type_by_letter("P")
+    assert [v.square_name(sq) for sq, m in enumerate(pawn.morph) if m] == [f"{f}8" for f in "abcdefgh"]
+    with pytest.raises(VariantError, match="9 rank segments"):
+        load("pawn:P:fW::a2-h2\nmorph=////////Q\nqueen:Q:Q::d1\nking:K:K::e1")

@@ -117,7 +117,7 @@ def build(text: str, name: str = "custom") -> Variant:
     variant = Variant(name=name, files=files, ranks=ranks, types=built.types, setups={},
                       params=items.params, text=text)
     variant.holdings = built.hands
-    _resolve_morphs(variant, built.morphs)
+    warns += _resolve_morphs(variant, built.morphs)
     _royalty(variant, items)
     _rules(variant, items)
     _setups(variant, items, built)
@@ -373,17 +373,36 @@ def _letters(variant: Variant, value: str, key: str, shown: str | None = None) -
     return out
 
 
-def _resolve_morphs(variant: Variant, morphs: dict[int, str]) -> None:
+def _resolve_morphs(variant: Variant, morphs: dict[int, str]) -> list[str]:
+    """Each type's morph table as type indices per square; returns the warnings about the tables (one
+    for tables shorter than the board, one for marks that are no IDs, each naming the pieces)."""
+    short: list[str] = []
+    marks: dict[str, list[str]] = {}
     for index, value in morphs.items():
         t = variant.type(index)
         image = _board_image(value, variant.files, variant.ranks, f"piece {t.name!r} morph=")
-        t.morph = [_letters(variant, c, f"piece {t.name!r} morph")[0] if c else None for c in image]
+        if value.count("/") + 1 < variant.ranks:
+            short.append(repr(t.name))
+        for sq, c in enumerate(image):
+            if c and not c.isalpha() and variant.square_name(sq) not in marks.setdefault(c, []):
+                marks[c].append(variant.square_name(sq))
+        t.morph = [_letters(variant, c, f"piece {t.name!r} morph")[0] if c and c.isalpha() else None for c in image]
+    notes = []
+    if short:
+        notes.append(f"morph= of {', '.join(short)}: fewer rank segments than the board's {variant.ranks} ranks, "
+                     "read as the top ranks (the opponent's side), the others unchanged")
+    if marks:
+        notes.append("morph= marks " + "; ".join(f"{c!r} on {', '.join(sqs)}" for c, sqs in sorted(marks.items()))
+                     + ": no piece IDs; what the page makes of them (Rooksquare Chess: a win on the opponent's "
+                     "rook squares) is not played, pieces keep their type there")
+    return notes
 
 
 def _board_image(value: str, files: int, ranks: int, where: str) -> list[str | None]:
-    """Parse a morph table: rank segments from the top, '.' = no change.  Returns per-square letters."""
+    """Parse a morph table: rank segments from the top (fewer segments than ranks: the rest unchanged),
+    '.' = no change.  Returns per-square characters."""
     segs = value.split("/")
-    if len(segs) != ranks:
+    if len(segs) > ranks:
         raise VariantError(f"{where}: {len(segs)} rank segments, the board has {ranks} ranks")
     out: list[str | None] = [None] * (files * ranks)
     for i, seg in enumerate(segs):
