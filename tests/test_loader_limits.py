@@ -168,3 +168,10 @@ def test_start_arrays_that_make_one_move_list_too_much_work_are_refused():
     refused("files=8 ranks=8" + lines + KING, "setup standard", "115264")
     v = load("files=8 ranks=8\np0:A:mamamamaK::a4" + KING)  # one a side loads
     assert Position(v).legal_moves()
+
+
+def test_a_crooked_ride_with_a_huge_range_compiles_as_the_board_allows():
+    # each leg of a crooked ride gains ground, so none has more than files + ranks legs on the board
+    huge, plain = (load(f"crook:C:{b}::d4" + KING) for b in ("zW4000", "zW"))
+    assert len(huge.tables._path_legs[(1, 0)][0][0]) == 16
+    assert {m.target for m in Position(huge).legal_moves()} == {m.target for m in Position(plain).legal_moves()}

@@ -716,7 +716,7 @@ def expansion(moves: PieceMoves, files: int, ranks: int) -> int:
         reach = [leg.rng if 0 < leg.rng < extent else (files * ranks if leg.wrap else extent)
                  for leg in path.legs]
         if path.cycle:  # one chain of single steps after the first leg, at most files + ranks long
-            walks = len(path.legs[0].dirs) * reach[0] * (path.limit or files + ranks)
+            walks = len(path.legs[0].dirs) * reach[0] * min(path.limit or files + ranks, files + ranks)
         else:
             walks = 1
             for leg, r in zip(path.legs, reach):

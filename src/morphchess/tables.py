@@ -307,7 +307,8 @@ class Tables:
         for path in t.moves.paths:
             legs, ends = path.legs, ""
             if path.cycle:
-                legs, ends = unrolled(path, path.limit or self.files + self.ranks), path.legs[-1].modes
+                most = self.files + self.ranks
+                legs, ends = unrolled(path, min(path.limit or most, most)), path.legs[-1].modes
             out.append((tuple(self._compile_leg(leg, colour, ends) for leg in legs), path.initial))
         return tuple(out)
 
