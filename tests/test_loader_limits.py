@@ -175,3 +175,16 @@ def test_a_crooked_ride_with_a_huge_range_compiles_as_the_board_allows():
     huge, plain = (load(f"crook:C:{b}::d4" + KING) for b in ("zW4000", "zW"))
     assert len(huge.tables._path_legs[(1, 0)][0][0]) == 16
     assert {m.target for m in Position(huge).legal_moves()} == {m.target for m in Position(plain).legal_moves()}
+
+
+@pytest.mark.parametrize("keys", ["maxRank = 1000000000", "maxRank = " + "9" * 5000, "maxFile = 100",
+                                  "maxRank = 0", "castlingRank = x", "startFen = " + "9" * 5000 + "/8/8/8/8/8/8/8 w"])
+def test_hostile_variants_ini_sections_are_refused_before_the_board_is_walked(keys):
+    # Fairy-Stockfish's variants.ini reaches the same loader (morphchess.loader): the board size is
+    # checked before any region key walks the board, every number is ASCII and at most nine digits
+    from morphchess.loader import load as load_any
+    start = time.perf_counter()
+    with pytest.raises(VariantError) as e:
+        load_any(f"[hostile:chess]\n{keys}\npromotionRegionWhite = a* *8\n", "hostile")
+    assert time.perf_counter() - start < QUICK
+    assert "\n" not in str(e.value) and len(str(e.value)) < 300
