@@ -98,6 +98,12 @@ def install(app: FastAPI) -> None:
         message = "; ".join(f"{'.'.join(map(str, f['loc']))}: {f['msg']}" for f in fields)
         return JSONResponse(body("validation", message[:500], fields=fields), 422)
 
+    @app.exception_handler(OverflowError)
+    @app.exception_handler(RecursionError)
+    async def too_big(request: Request, exc: Exception):  # numbers or nesting past what is bounded
+        _log.warning("refused as too big on %s %s: %r", request.method, request.url.path, exc)
+        return JSONResponse(body("bad_input", "a number or a nesting in the request is too big"), 422)
+
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception):
         _log.exception("internal error on %s %s", request.method, request.url.path)

@@ -17,7 +17,7 @@ from . import clocks, seats
 from .db import games, now
 from .errors import BadInput, IllegalMove, NotFound
 from .game import KINDS, MODES, Game, Status
-from .limits import MAX_PLIES
+from .limits import GENERATION_SECONDS, MAX_PLIES, within
 from .store import Store, parse_move
 
 __all__ = ["NewGame", "create"]
@@ -53,7 +53,7 @@ def create(store: Store, spec: NewGame, client: str) -> tuple[Game, dict[str, li
         v = store.catalog.get(key)
     except NotFound as e:
         raise BadInput(str(e)) from None
-    board = _start_board(v, spec)
+    board = within(GENERATION_SECONDS, _start_board, v, spec)
     kinds, tokens = _seats(spec)
     at = now()
     gid = secrets.token_urlsafe(9)
@@ -80,11 +80,12 @@ def create(store: Store, spec: NewGame, client: str) -> tuple[Game, dict[str, li
 
 
 def _start_board(v: Variant, spec: NewGame) -> Board:
-    """The start position with the request's moves played (none after the end of the game)."""
+    """The start position with the request's moves played (none after the end of the game), and its
+    legal moves generated once (every answer lists them)."""
     try:
         board = Board(v, fen=spec.fen, setup=spec.setup)
-    except (InputError, ValueError) as e:
-        raise BadInput(str(e)[:300]) from None
+    except (InputError, ValueError, OverflowError) as e:
+        raise BadInput(str(e)[:300] or type(e).__name__) from None
     for i, text in enumerate(spec.moves, start=1):
         if board.outcome() is not None:
             raise BadInput(f"move {i} ({text[:20]!r}): the game is already over ({board.outcome()})")
@@ -92,6 +93,7 @@ def _start_board(v: Variant, spec: NewGame) -> Board:
             board.push(parse_move(board, text))
         except IllegalMove as e:
             raise IllegalMove(f"move {i} ({text[:20]!r}): {e}") from None
+    len(board.legal_moves)  # generated within the budget: a position too slow to answer gets no row
     return board
 
 
