@@ -117,7 +117,9 @@ def run(args) -> None:
         access.setLevel(logging.INFO)
         access.propagate = False
     print(f"morphchess web board on {url} (Ctrl-C stops it)", file=sys.stderr)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=SHUTDOWN_S)
+    # the client address is read by the app, from X-Forwarded-For only for a --trusted-proxy
+    config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
+                            timeout_graceful_shutdown=SHUTDOWN_S)
     _server(config, app.state.notifier.close).run(sockets=[sock])
 
 
