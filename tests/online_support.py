@@ -59,7 +59,7 @@ class Server:
 
     def start(self) -> Server:
         rates = ("GAMES_PER_MINUTE", "PASTES_PER_MINUTE", "IMPORTS_PER_MINUTE", "TALK_PER_MINUTE")
-        env = {**os.environ, "MORPHCHESS_DB": self.db_url,
+        env = {**os.environ, "MORPHCHESS_DB": self.db_url, "MORPHCHESS_ACCESS_LOG": "0",
                **{f"MORPHCHESS_{name}": str(self.games_per_minute) for name in rates}}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory", "morphchess.web.app:app_from_env", "--port",

@@ -20,6 +20,7 @@ from morphchess.web import create_app  # noqa: E402
 from morphchess.web.limits import Limits  # noqa: E402
 
 EXAMPLES = 30  # per operation: about a minute for the whole API on one core
+pytestmark = pytest.mark.slow
 
 _folder = tempfile.mkdtemp(prefix="morphchess-schemathesis-")
 _limits = dataclasses.replace(Limits.every_rate(10**6), engine_seconds=0.2, engine_games=1)

@@ -36,7 +36,7 @@ MAX_DEFINITION = 64 * 1024  # characters of definition text (pastes, games, impo
 MAX_SIDE = 16  # files and ranks of a pasted definition
 COMPILE_SECONDS = 5.0  # a definition not compiled by then is refused (and remembered as refused)
 IMPORT_SECONDS = 10.0  # a record not read by then is refused
-GENERATION_SECONDS = 5.0  # a new game's start position and moves not set up by then are refused
+GENERATION_SECONDS = 10.0  # a new game's start position and moves not set up by then are refused (2000 moves: 6 s)
 MAX_RECORD = 200_000  # characters of an imported record
 _NOT_MOVES = re.compile(r"\{[^}]*\}|;[^\n]*|\[[^\]]*\]|^//.*$|\d+\.+|\$\d+|1-0|0-1|1/2-1/2|\*|[!?]+", re.M)
 

@@ -41,19 +41,22 @@ class NewGame:
     name: str | None = None
 
 
-def create(store: Store, spec: NewGame, client: str) -> tuple[Game, dict[str, list[str]]]:
-    """A new game; returns it and the tokens it hands out (token -> the sides it holds)."""
+def create(store: Store, spec: NewGame, client: str, board: Board | None = None) -> tuple[Game, dict[str, list[str]]]:
+    """A new game; returns it and the tokens it hands out (token -> the sides it holds).  ``board``: the
+    game's moves already played on its variant (an import), instead of ``spec``'s position and moves."""
     if spec.mode not in MODES:
         raise BadInput(f"mode {spec.mode[:20]!r}: use one of {', '.join(MODES)}")
-    if len(spec.moves) > MAX_PLIES:
-        raise BadInput(f"moves: {len(spec.moves)} given; at most {MAX_PLIES}")
+    plies = len(spec.moves) if board is None else len(board.move_stack)
+    if plies > MAX_PLIES:
+        raise BadInput(f"moves: {plies} given; at most {MAX_PLIES}")
     tc = clocks.parse(spec.time_control)
     key = store.catalog.add(spec.definition) if spec.definition is not None else spec.variant
     try:
         v = store.catalog.get(key)
     except NotFound as e:
         raise BadInput(str(e)) from None
-    board = within(GENERATION_SECONDS, _start_board, v, spec)
+    if board is None:
+        board = within(GENERATION_SECONDS, _start_board, v, spec)
     kinds, tokens = _seats(spec)
     at = now()
     gid = secrets.token_urlsafe(9)
@@ -73,7 +76,7 @@ def create(store: Store, spec: NewGame, client: str) -> tuple[Game, dict[str, li
     with store.db.write() as conn:
         conn.execute(games.insert().values(**row))
         game = store.load(conn, store.db.lock_game(conn, gid))
-        for move in board.move_stack:
+        for move in board.move_stack:  # read again on the game's own board (the variant's compiled object)
             store.push(conn, game, game.board.parse_uci(move.uci()), at)
     store.changed(gid)
     return game, tokens
