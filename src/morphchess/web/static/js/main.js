@@ -265,6 +265,7 @@ async function openById(id, token) {
   let state = await api.game(id);
   if (token && state.you.some((side) => state.seats[side] === "free")) { // an invite: take the seat
     state = await api.join(id, $("name").value || null);
+    if (state.seat) token = state.seat.token; // the link's token works once: the seat's own replaces it
   }
   await openGame(state, token);
 }
