@@ -143,13 +143,16 @@ def test_rules_not_played_are_a_note_saying_what_differs(page):
 
 # 12. scrolling, the move list, morph badges, loading, favicon, the online choices after a reload
 def test_the_page_does_not_scroll_itself_and_the_first_row_shows(pages):
-    page = pages.open(viewport={"width": 1280, "height": 520})
+    page = pages.open(viewport={"width": 1280, "height": 400})  # the move list starts below the fold
     start(page, "chess", black="engine", level=1)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.evaluate("document.getElementById('move-input').focus({preventScroll: true})")
     for n, move in enumerate(["e4", "Nf3", "Bc4"], start=1):
-        page.evaluate("window.scrollTo(0, 0)")
-        typed(page, move)
+        page.keyboard.type(move)
+        page.keyboard.press("Enter")
         wait_plies(page, 2 * n)
         assert page.evaluate("scrollY") == 0
+    page.locator("#moves").scroll_into_view_if_needed()
     first, box = (page.locator(sel).bounding_box() for sel in ("#moves li >> nth=0", "#moves"))
     assert first["y"] >= box["y"] and first["y"] + first["height"] <= box["y"] + box["height"]
 
