@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from .betza import BetzaError, parse
 from .idiagram import VariantWarning, build
 from .variant import Variant, VariantError
 
@@ -559,7 +560,14 @@ def _double_step_region(name: str, r: _Rules, start: _Start, pawns: list[str]) -
     if not any(regions):
         return False
     for k in initial:
-        letter = r.pieces[k][0]
+        letter, betza = r.pieces[k]
+        try:
+            pm = parse(betza)
+        except BetzaError as e:
+            raise _refuse(name, r, k, str(e)) from None
+        if pm.hops or pm.paths or any(st.dy <= 0 for st in pm.steps if not st.initial):
+            raise _refuse(name, r, k, "a piece with initial moves that can come back to its start rank: "
+                                      "Fairy-Stockfish allows them again there, morphchess only unmoved")
         for colour, reg in enumerate(regions):
             starts = {sq for sq, c in start.board.items() if c == (letter.upper() if colour == 0 else letter)}
             reach = _forward_ranks_of(r, starts, colour)
@@ -612,10 +620,11 @@ def _castling(name: str, r: _Rules, start: _Start, king_key: str) -> str:
         raise _refuse(name, r, "startFen", "castling differs for White and Black")
     if start.castling == "-" or not sides[0]:
         return ""
-    if len(sides[0]) == 2 and sides[0][0][1:] == sides[0][1][1:]:
-        _side, n, skip = sides[0][0]
-        return f"is{'j' * skip}O{n}"
-    return "".join(f"i{side}{'j' * skip}O{n}" for side, n, skip in sides[0])
+    if len(sides[0]) == 2 and sides[0][0][1:] != sides[0][1][1:]:
+        raise _refuse(name, r, "castlingKingsideFile", "castling of different lengths to the two sides: "
+                                                       "XBetza's l and r turn with the side")
+    side, n, skip = sides[0][0]
+    return f"i{'s' if len(sides[0]) == 2 else side}{'j' * skip}O{n}"
 
 
 def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:
