@@ -9,7 +9,7 @@ from morphchess import Position, builtin, load
 from morphchess.cli import main
 from morphchess.engine import level_limits, piece_values, search
 from morphchess.engine.evaluate import EvalTables
-from morphchess.engine.search import _Searcher
+from morphchess.engine.search import Params, _Searcher
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, to_fen
 from morphchess.pieces import as_moved, type_of
@@ -176,7 +176,7 @@ def test_the_evaluation_follows_unload_moves():
     v = load("files=6 ranks=6\nswapper:S:RucR::a1\nshover:H:afudQ::b1\nrook:R:R::f1\nking:K:K::e1", "unload")
     rng = random.Random(4)
     pos = Position(v)
-    searcher = _Searcher(pos, 1, None, None, None, None, None)
+    searcher = _Searcher(pos, 1, None, None, None, None, None, None, Params())
     unloads = 0
     for _ply in range(60):
         legal = pos.legal_moves()
