@@ -29,7 +29,7 @@ from ..errors import OptionError
 from ..move import Kind, Move
 from ..pieces import colour_of
 from ..position import Position
-from .evaluate import QS_GAIN, eval_tables, game_phase
+from .evaluate import QS_GAIN, eval_tables, game_phase, tapered
 from .movepick import ordered, staged_moves
 from .see import exchange_exact, see, see_values
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
@@ -40,6 +40,7 @@ MATE = 100_000          # score of a mate on the board; mate in n plies scores M
 MATE_BOUND = MATE - 1000
 MAX_PLY = 100
 FUTILITY_MARGIN = 150
+LAZY_MARGIN = 300      # the capture search skips the dynamic terms of a score this far outside the window
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Params:
     aspiration: int = 0      # half-width in centipawns of the window around the last score, from depth 4
     rfp: int = 0             # reverse futility pruning: margin per ply of depth (depth <= 3)
     lmp: int = 0             # late-move pruning: quiet moves searched at depth d <= 3 are lmp + d * d
+    dynamic: int = 100       # percent of the evaluation's dynamic terms (0: the piece-square tables alone)
 
     @classmethod
     def parse(cls, text: str) -> Params:
@@ -134,7 +136,9 @@ class _Searcher:
         self.stop = stop
         self.on_info = on_info
         self.nodes = 0
-        et = eval_tables(v, game_phase(v, pos.board))
+        self.dynamic = params.dynamic
+        self.root_phase = not (self.dynamic and tapered(v))  # royal tables of the root's phase
+        et = eval_tables(v, game_phase(v, pos.board) if self.root_phase else 1.0)
         self.pst = et.pst
         self.value = et.value
         self.order_value = et.order_value
@@ -370,7 +374,7 @@ class _Searcher:
         cut, tt_move = self._probe(depth, alpha, beta, ply, pv_node)
         if cut is not None:
             return cut
-        static = ev if pos.turn == 0 else -ev
+        static = self._static(ev) if not in_check else (ev if pos.turn == 0 else -ev)
         rfp = self.params.rfp
         if (rfp and not pv_node and not in_check and depth <= 3 and abs(beta) < MATE_BOUND
                 and static - rfp * depth >= beta):
@@ -499,6 +503,8 @@ class _Searcher:
             if not mine and (self.bare_immediate or theirs > 1):
                 return ply - MATE
         stand = ev if us == 0 else -ev
+        if self.dynamic and alpha - LAZY_MARGIN < stand < beta + LAZY_MARGIN:
+            stand = self._static(ev)
         if stand >= beta or ply >= MAX_PLY:
             return stand
         if stand > alpha:
@@ -528,6 +534,12 @@ class _Searcher:
                 if alpha >= beta:
                     break
         return alpha
+
+    def _static(self, ev: int) -> int:
+        """The static score from the side to move's view: the tables' ``ev`` and the dynamic terms."""
+        if self.dynamic:
+            ev += self.dynamic * self.et.dynamic(self.pos.board, self.root_phase) // 100
+        return ev if self.pos.turn == 0 else -ev
 
     def _loses(self, m: Move, them: int) -> bool:
         """Does capture ``m`` fail to win material in the exchange on its square (static exchange
