@@ -532,8 +532,11 @@ class Position:
             return moves
         if self.t.succession and len(royals) > 1:
             return self._unguarded_moves(moves, royals)
-        test, castle = self._legality(royals)
-        legal = [m for m in moves if test(m)]
+        risky, castle = self._legality(royals)
+        if risky is None:
+            legal = [m for m in moves if self.is_safe(m)]
+        else:
+            legal = [m for m in moves if (m[0] not in risky and m[3] is not EN_PASSANT) or self.is_safe(m)]
         if castle:
             for r in royals:
                 p = self.board[r]
@@ -548,19 +551,27 @@ class Position:
         royals = self.royals[self.turn]
         if not royals or (self.t.succession and len(royals) > 1):
             return None
-        return self._legality(royals)[0]
+        risky, _castle = self._legality(royals)
+        safe = self.is_safe
+        if risky is None:
+            return safe
+        return lambda m: (m[0] not in risky and m[3] is not EN_PASSANT) or safe(m)
 
-    def _legality(self, royals: tuple) -> tuple[Callable[[Move], bool], bool]:
-        """The test of :meth:`legal_test` while ``royals`` are guarded, and whether castling may be added."""
+    def _legality(self, royals: tuple) -> tuple[set | None, bool]:
+        """While ``royals`` are guarded: the squares whose moves must be played out to be judged (the
+        pin shortcut; None: every move must), and whether castling may be added."""
         them = self.turn ^ 1
-        if self.t.check_all or any(self.attacked(r, them) for r in royals):
-            return self.is_safe, False
-        if self.t.complex_attacks:  # a hopper or multi-leg piece may check through the mover
-            return self.is_safe, True
+        t = self.t
+        if t.check_all:
+            return None, False
+        for r in royals:
+            if self.attacked(r, them):
+                return None, False
+        if t.complex_attacks:  # a hopper or multi-leg piece may check through the mover
+            return None, True
         risky = self._pinned(self.turn)
         risky.update(royals)
-        safe = self.is_safe
-        return (lambda m: (m[0] not in risky and m[3] is not EN_PASSANT) or safe(m)), True
+        return risky, True
 
     def quiets(self, captures: list | None = None) -> list[Move]:
         """The legal moves that :meth:`captures` does not list (quiet moves, castling, transformations,
