@@ -40,6 +40,7 @@ MATE = 100_000          # score of a mate on the board; mate in n plies scores M
 MATE_BOUND = MATE - 1000
 MAX_PLY = 100
 FUTILITY_MARGIN = 150
+EVAL_CACHE = 200_000   # dynamic evaluations kept with the transposition table before they are cleared
 LAZY_MARGIN = 300      # the capture search skips the dynamic terms of a score this far outside the window
 
 
@@ -537,9 +538,16 @@ class _Searcher:
 
     def _static(self, ev: int) -> int:
         """The static score from the side to move's view: the tables' ``ev`` and the dynamic terms."""
+        pos = self.pos
         if self.dynamic:
-            ev += self.dynamic * self.et.dynamic(self.pos.board, self.root_phase) // 100
-        return ev if self.pos.turn == 0 else -ev
+            cache = self.tt.evals
+            extra = cache.get(pos.hash)
+            if extra is None:
+                if len(cache) >= EVAL_CACHE:
+                    cache.clear()
+                extra = cache[pos.hash] = self.dynamic * self.et.dynamic(pos.board, self.root_phase) // 100
+            ev += extra
+        return ev if pos.turn == 0 else -ev
 
     def _loses(self, m: Move, them: int) -> bool:
         """Does capture ``m`` fail to win material in the exchange on its square (static exchange
