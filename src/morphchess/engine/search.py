@@ -375,7 +375,7 @@ class _Searcher:
         cut, tt_move = self._probe(depth, alpha, beta, ply, pv_node)
         if cut is not None:
             return cut
-        static = self._static(ev) if not in_check else (ev if pos.turn == 0 else -ev)
+        static = self._static(ev) if not in_check and not pv_node else (ev if pos.turn == 0 else -ev)
         rfp = self.params.rfp
         if (rfp and not pv_node and not in_check and depth <= 3 and abs(beta) < MATE_BOUND
                 and static - rfp * depth >= beta):
