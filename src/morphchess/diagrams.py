@@ -101,16 +101,22 @@ class _Probe:
     def flags(self) -> dict[int, set[str]]:
         """Every square reached, with how (the flags of :data:`FLAGS` but ``initial``)."""
         out: dict[int, set[str]] = {}
+        legs: set[int] = set()  # where moves of several legs end
         _pos, moves = self.moves()
         for m in moves:
-            out.setdefault(m.target, set()).add("legs" if m.kind is Kind.LEGS else "move")
+            if m.kind is Kind.LEGS:
+                legs.add(m.target)
+            else:
+                out.setdefault(m.target, set()).add("move")
         for s in self.others:
             pos, moves = self.moves((s,))
             for m in moves:
                 if pos.capture_square(m) == s:
                     out.setdefault(s, set()).add("capture")
                     if m.kind is Kind.LEGS and m.target != s:
-                        out.setdefault(m.target, set()).add("legs")
+                        legs.add(m.target)
+        for s in legs - set(out):
+            out[s] = {"legs"}
         if self.t.moves.hops or self.t.moves.paths:
             self._hurdled(out)
         return out

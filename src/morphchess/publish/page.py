@@ -6,7 +6,7 @@ twice:
 * ``rules.html``: a self-contained page, every picture inline as SVG (no file
   beside it is needed);
 * ``paste.html``: the same text for chessvariants.com's page editor, which
-  takes plain HTML: only ``h2 h3 p b i ul li table tr th td img`` and the ``img``
+  takes plain HTML: only ``h2 h3 p b i br ul li table tr th td img`` and the ``img``
   attributes ``src alt width height``, no script, no style, no class, no inline
   SVG; each ``img`` names the PNG file of its picture, to upload beside the page;
 
@@ -39,7 +39,7 @@ __all__ = ["Page", "build_page", "write_page", "PASTE_TAGS"]
 
 # What paste.html may contain: the elements and attributes of plain HTML the site's editor keeps.
 PASTE_TAGS = {"h2": (), "h3": (), "p": (), "b": (), "i": (), "ul": (), "li": (), "table": (), "tr": (),
-              "th": (), "td": (), "img": ("src", "alt", "width", "height")}
+              "th": (), "td": (), "br": (), "img": ("src", "alt", "width", "height")}
 
 
 @dataclass

@@ -10,6 +10,7 @@ the SVG through :func:`attr` or :func:`text`, which escape it.
 
 from __future__ import annotations
 
+import math
 from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import InputError
@@ -39,7 +40,7 @@ class Canvas:
     """Shapes on a ``width`` x ``height`` picture, written by :meth:`svg`."""
 
     def __init__(self, width: float, height: float, title: str = "") -> None:
-        self.width, self.height = width, height
+        self.width, self.height = math.ceil(width), math.ceil(height)
         self.parts: list[str] = []
         if title:
             self.parts.append(f"<title>{text(title)}</title>")
