@@ -12,8 +12,8 @@ from morphchess.engine import external
 from morphchess.engine.external import split_engine_spec
 from morphchess.engine.match import parse_spec, run_match
 from morphchess.errors import OptionError
-from morphchess.protocol import Clock, move_budget_ms
-from morphchess.uci import main, parse_go, search_limits
+from morphchess.protocols.common import Clock, move_budget_ms
+from morphchess.protocols.uci import main, parse_go, search_limits
 from morphchess.variants import builtin, names
 
 from protocol_support import ENGINE, Session, engine_command

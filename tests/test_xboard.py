@@ -16,9 +16,8 @@ import pytest
 from morphchess import load
 from morphchess.board import Board
 from morphchess.engine.match import run_match
-from morphchess.protocol import Output
-from morphchess.variants import builtin, names
-from morphchess.xboard import (
+from morphchess.protocols.common import Output
+from morphchess.protocols.xboard import (
     XboardEngine,
     hand_types,
     main,
@@ -31,6 +30,7 @@ from morphchess.xboard import (
     xboard_betza,
     xboard_fen,
 )
+from morphchess.variants import builtin, names
 from test_xbetza_drops import DEFINITION as CRAZYHOUSE
 from test_xbetza_shogi import DEFINITION as MINISHOGI
 

@@ -207,7 +207,7 @@ def test_screenshot_of_every_variant(page, variant):
     letters = {t.letter for t in v.types}
     drawn = page.eval_on_selector_all("#board .piece-img", "els => els.map(e => e.dataset.piece)")
     assert drawn and {d.upper() for d in drawn} <= letters
-    assert page.locator("#board .piece-img svg").count() == len(drawn)
+    assert page.locator("#board .piece-img img.piece").count() == len(drawn)
     assert page.locator(".legend-card").count() == len(v.types)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#board").screenshot(path=str(SHOTS / f"{variant}.png"))
