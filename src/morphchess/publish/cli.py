@@ -7,9 +7,7 @@ from pathlib import Path
 
 from ..errors import OptionError, quote
 
-__all__ = ["add", "parse_squares", "parse_arrows", "MAX_MARKS"]
-
-MAX_MARKS = 64  # arrows or highlighted squares in one picture
+__all__ = ["add"]
 
 
 def add(sub) -> None:
@@ -50,46 +48,16 @@ def cmd_page(args) -> None:
           "(for the site's editor, with the PNG files)")
 
 
-def _square(v, name: str, option: str) -> int:
-    try:
-        return v.square(name)
-    except ValueError as e:
-        raise OptionError(f"{option}: {e}") from None
-
-
-def parse_squares(v, text: str, option: str = "--highlight") -> list[int]:
-    """Square names separated by spaces or commas."""
-    words = text.replace(",", " ").split()
-    if len(words) > MAX_MARKS:
-        raise OptionError(f"{option}: {len(words)} squares; at most {MAX_MARKS}")
-    return [_square(v, w, option) for w in words]
-
-
-def parse_arrows(v, text: str, option: str = "--arrows") -> list[tuple[int, int]]:
-    """Arrows written as two square names each (``e2e4``), separated by spaces or commas."""
-    import re
-    out = []
-    words = text.replace(",", " ").split()
-    if len(words) > MAX_MARKS:
-        raise OptionError(f"{option}: {len(words)} arrows; at most {MAX_MARKS}")
-    for w in words:
-        m = re.fullmatch(r"([a-z][0-9]{1,2})-?([a-z][0-9]{1,2})", w.lower())
-        if not m:
-            raise OptionError(f"{option}: {quote(w)} is not an arrow; write it as two squares, e.g. e2e4")
-        out.append((_square(v, m[1], option), _square(v, m[2], option)))
-    return out
-
-
 def cmd_picture(args) -> None:
     from .. import cli
-    from .pictures import position_picture
+    from .pictures import position_picture, read_arrows, read_squares
     from .svg import png
     kind = Path(args.out).suffix.lower()
     if kind not in (".svg", ".png"):
         raise OptionError(f"--out {quote(args.out)}: the name must end in .svg or .png")
     v = cli._variant(args.variant)
     pos = cli.start_position(v, args.setup, args.fen, args.moves)
-    canvas = position_picture(v, pos.board, v.name, parse_arrows(v, args.arrows), parse_squares(v, args.highlight))
+    canvas = position_picture(v, pos.board, v.name, read_arrows(v, args.arrows), read_squares(v, args.highlight))
     data = canvas.svg()
     write_file(args.out, data.encode() if kind == ".svg" else png(data))
     print(f"{args.out}: {v.files}x{v.ranks} board", file=sys.stderr)

@@ -9,9 +9,11 @@ tables from the piece types' ``morph`` lists, start positions from
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..diagrams import move_diagram
+from ..errors import OptionError, quote
 from ..pieces import colour_of, type_of
 from ..position import Position
 from ..variant import BLACK, WHITE, PieceType, Variant
@@ -19,10 +21,12 @@ from ..web.pieces import svg as piece_svg
 from ..web.pieces import symbol_of
 from .svg import Canvas
 
-__all__ = ["SQUARE", "PALETTE", "NO_CHANGE", "MARK_WORDS", "position_picture", "start_picture",
+__all__ = ["read_squares", "read_arrows", "MAX_MARKS",
+           "SQUARE", "PALETTE", "NO_CHANGE", "MARK_WORDS", "position_picture", "start_picture",
            "move_picture", "morph_tables", "morph_picture", "type_colour", "promotion_picture",
            "transform_picture"]
 
+MAX_MARKS = 64  # arrows or highlighted squares in one picture
 SQUARE = 44  # pixels per square
 MARGIN = 20  # room for the coordinates
 LINE = 20  # height of one legend line
@@ -122,6 +126,35 @@ def _arrow(b: _Board, frm: int, to: int) -> None:
     b.canvas.line(x1, y1, bx, by, ARROW, SQUARE * 0.14, opacity="0.8")
     w = SQUARE * 0.2
     b.canvas.polygon([(x2, y2), (bx - uy * w, by + ux * w), (bx + uy * w, by - ux * w)], ARROW, opacity="0.8")
+
+
+def _square(v, name: str, option: str) -> int:
+    try:
+        return v.square(name)
+    except ValueError as e:
+        raise OptionError(f"{option}: {e}") from None
+
+
+def read_squares(v, text: str, option: str = "--highlight") -> list[int]:
+    """Square names separated by spaces or commas."""
+    words = text.replace(",", " ").split()
+    if len(words) > MAX_MARKS:
+        raise OptionError(f"{option}: {len(words)} squares; at most {MAX_MARKS}")
+    return [_square(v, w, option) for w in words]
+
+
+def read_arrows(v, text: str, option: str = "--arrows") -> list[tuple[int, int]]:
+    """Arrows written as two square names each (``e2e4``), separated by spaces or commas."""
+    out = []
+    words = text.replace(",", " ").split()
+    if len(words) > MAX_MARKS:
+        raise OptionError(f"{option}: {len(words)} arrows; at most {MAX_MARKS}")
+    for w in words:
+        m = re.fullmatch(r"([a-z][0-9]{1,2})-?([a-z][0-9]{1,2})", w.lower())
+        if not m:
+            raise OptionError(f"{option}: {quote(w)} is not an arrow; write it as two squares, e.g. e2e4")
+        out.append((_square(v, m[1], option), _square(v, m[2], option)))
+    return out
 
 
 def start_picture(v: Variant, setup: str = "standard") -> Canvas:
