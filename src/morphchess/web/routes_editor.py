@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from ..board import Board
 from ..publish.check import Note, check_definition, locate
+from ..publish.pictures import position_picture
 from .catalog import describe
 from .gameview import board_view
 from .limits import COMPILE_SECONDS, MAX_DEFINITION, MAX_SIDE, check, within
@@ -46,9 +47,11 @@ def _answer(text: str) -> dict:
                                    *locate(text, "'files='")))
         v = None
     answer: dict = {"ok": v is not None, "errors": [n.view() for n in checked.errors],
-                    "warnings": [n.view() for n in checked.warnings], "variant": None, "start": None}
+                    "warnings": [n.view() for n in checked.warnings], "variant": None, "start": None, "picture": None}
     if v is not None:
         answer["variant"] = {**variant_view(EDITED, v), **describe(v), "builtin": False}
-        answer["start"] = board_view(Board(v))
+        board = Board(v)
+        answer["start"] = board_view(board)
+        answer["picture"] = position_picture(v, board.position.board, v.name, uid="editor").svg()
     return answer
 
