@@ -113,10 +113,9 @@ def test_hand_derived_diagrams():
 
 def test_move_picture_draws_a_legend_of_the_signs_it_uses():
     v = real("chak.txt")
-    words = ET.fromstring(move_picture(v, v.type_by_letter("Q")).svg()).itertext()
-    text = " ".join(words)
-    assert MARK_WORDS["hop-move"] in text and MARK_WORDS["hop-capture"] in text
-    assert MARK_WORDS["move"] not in text
+    lines = list(ET.fromstring(move_picture(v, v.type_by_letter("Q")).svg()).itertext())
+    assert MARK_WORDS["hop-move"] in lines and MARK_WORDS["hop-capture"] in lines
+    assert MARK_WORDS["move"] not in lines and MARK_WORDS["capture"] not in lines
 
 
 # -- morph tables: the colours are the definition's letters -------------------------------------------------

@@ -24,6 +24,7 @@ from pathlib import Path
 from ..diagrams import move_diagram
 from ..variant import Variant
 from .pictures import (
+    MARK_SIGNS,
     MARK_WORDS,
     morph_picture,
     morph_tables,
@@ -69,7 +70,7 @@ class Page:
         """The self-contained page, pictures inline."""
         body = "\n".join(_block(tag, c, inline=True) for tag, c in self.blocks)
         return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{escape(self.title)}'
-                f"</title>\n</head>\n<body>\n<h1>{escape(self.title)}</h1>\n{body}\n</body>\n</html>\n")
+                f"</title>\n</head>\n<body>\n<h1>{_text(self.title)}</h1>\n{body}\n</body>\n</html>\n")
 
     def paste(self) -> str:
         """The page text for the site's editor (see :data:`PASTE_TAGS`), pictures as PNG files."""
@@ -84,22 +85,27 @@ def _block(tag: str, content, inline: bool) -> str:
         else:
             picture = (f'<img src="{escape(f.name)}.png" alt="{escape(f.caption)}" '
                        f'width="{round(f.canvas.width)}" height="{round(f.canvas.height)}">')
-        return f"<p>{picture}<br>\n<i>{escape(f.caption)}</i></p>"
+        return f"<p>{picture}<br>\n<i>{_text(f.caption)}</i></p>"
     if tag == "ul":
         return "<ul>\n" + "\n".join(f"<li>{_rich(item)}</li>" for item in content) + "\n</ul>"
     if tag == "table":
         head, rows = content
-        lines = ["<table>", "<tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr>"]
-        lines += ["<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows]
+        lines = ["<table>", "<tr>" + "".join(f"<th>{_text(h)}</th>" for h in head) + "</tr>"]
+        lines += ["<tr>" + "".join(f"<td>{_text(c)}</td>" for c in row) + "</tr>" for row in rows]
         return "\n".join(lines + ["</table>"])
     return f"<{tag}>{_rich(content)}</{tag}>"
+
+
+def _text(content) -> str:
+    """Element text, escaped (quotes are left as they are: they end nothing outside an attribute)."""
+    return escape(str(content), quote=False)
 
 
 def _rich(content) -> str:
     """Escaped text; a ``(bold, rest)`` pair puts its first part in bold."""
     if isinstance(content, tuple):
-        return f"<b>{escape(content[0])}</b> {escape(content[1])}"
-    return escape(str(content))
+        return f"<b>{_text(content[0])}</b> {_text(content[1])}"
+    return _text(content)
 
 
 def _slug(words: str) -> str:
@@ -148,15 +154,11 @@ def _pieces(page: Page, v: Variant) -> None:
         rows.append((t.name, t.letter, t.betza, ", ".join(tags)))
     page.add("table", (("piece", "ID", "XBetza", "notes"), rows))
     page.add("p", "Move diagrams: the piece alone on an open board; " + "; ".join(
-        f"{sign}: {MARK_WORDS[flag]}" for flag, sign in _SIGNS.items()) + ".")
+        f"{sign}: {MARK_WORDS[flag]}" for flag, sign in MARK_SIGNS.items()) + ".")
     for t in v.types:
         d = move_diagram(v, t)
         caption = f"{t.name} ({t.letter}), {t.betza}: {len(d.marks)} squares from {v.square_name(d.square)}"
         page.add("figure", Figure(f"moves-{t.index}-{_slug(t.name)}", move_picture(v, t), caption))
-
-
-_SIGNS = {"move": "green dot", "capture": "red ring", "hop-move": "blue diamond", "hop-capture": "dashed blue ring",
-          "legs": "orange triangle", "initial": "purple"}
 
 
 def write_page(v: Variant, out: str | Path, title: str | None = None, pngs: bool = True) -> list[Path]:

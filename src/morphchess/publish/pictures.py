@@ -22,7 +22,7 @@ from ..web.pieces import symbol_of
 from .svg import Canvas
 
 __all__ = ["read_squares", "read_arrows", "MAX_MARKS",
-           "SQUARE", "PALETTE", "NO_CHANGE", "MARK_WORDS", "position_picture", "start_picture",
+           "SQUARE", "PALETTE", "NO_CHANGE", "MARK_WORDS", "MARK_SIGNS", "position_picture", "start_picture",
            "move_picture", "morph_tables", "morph_picture", "type_colour", "promotion_picture",
            "transform_picture"]
 
@@ -38,8 +38,11 @@ PALETTE = ("#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#4
 NO_CHANGE = "#e8e8e8"
 HIGHLIGHT, ARROW = "#f4d03f", "#1f77b4"
 # How each flag of a move diagram is drawn, and what the legend says about it.
+# ... and the words for the sign itself (the page's text).
+MARK_SIGNS = {"move": "green dot", "capture": "red ring", "hop-move": "blue diamond", "hop-capture": "dashed blue ring",
+              "legs": "orange triangle", "initial": "purple"}
 MARK_WORDS = {
-    "move": "moves here (never captures here)",
+    "move": "moves here",
     "capture": "captures here",
     "hop-move": "moves here only over a piece in between (a hop)",
     "hop-capture": "captures here only over a piece in between (a hop)",
@@ -59,9 +62,11 @@ class _Board:
 
     def __init__(self, v: Variant, title: str, uid: str, below: int = 0, width: int = 0) -> None:
         self.v, self.uid = v, uid
-        self.left, self.top = MARGIN, 6
+        self.left, self.top = MARGIN, 28 if title else 6
         board_w = v.files * SQUARE
         self.canvas = Canvas(max(board_w + 2 * MARGIN, width), self.top + v.ranks * SQUARE + MARGIN + below, title)
+        if title:
+            self.canvas.label(self.left, 18, title, 14, anchor="start", bold=True)
         self.legend_y = self.top + v.ranks * SQUARE + MARGIN + 4
 
     def box(self, sq: int) -> tuple[float, float]:
