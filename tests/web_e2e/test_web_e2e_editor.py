@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 
 from morphchess.variants import builtin
 
-from web_e2e_support import game_id, piece_on, wait_new_game
+from web_e2e_support import click_move, game_id, piece_on, wait_new_game
 
 pytestmark = pytest.mark.slow  # a browser
 
@@ -44,6 +47,14 @@ def test_typo_shows_its_line_a_fix_redraws_and_a_game_starts(page):
     page.wait_for_function("() => document.querySelector(\"#board .sq[data-square='e4'] .piece-img\")")
     assert piece_on(page, "e4") == "A" and piece_on(page, "e5") == "a"
 
+    click_move(page, "d2", "d4", 1)
+    page.click("#picture-button")  # the position shown, as a picture to share, the last move an arrow
+    href = page.wait_for_selector("#picture-link").get_attribute("href")
+    query = parse_qs(urlsplit(href).query)
+    assert href.startswith("/api/pictures/def-") and re.fullmatch(r"[a-h][1-8][a-h][1-8]", query["arrows"][0])
+    picture = page.request.get(href)
+    assert picture.ok and picture.headers["content-type"].startswith("image/svg+xml")
+    assert picture.text().count("<polygon") == 1 and query["fen"][0].startswith("rnb")
     page.reload()  # the edited text is still there, and checked again
     page.wait_for_selector("body[data-ready='1']")
     assert page.input_value("#editor-text") == FIXED

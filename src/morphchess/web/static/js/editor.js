@@ -4,9 +4,12 @@
 // text (main.js listens for the "morphchess:play" event), "Quick lab" runs the Lab panel on it.  The
 // text is kept in localStorage, so unsaved edits survive a reload.  Everything from the server or the
 // text reaches the page as text (dom.js): names in a definition cannot add elements.
+// Also here: "Picture of this position" beside the board, the game shown as an SVG picture to share
+// (GET /api/pictures/{variant}.svg with the last move as an arrow and a king in check highlighted).
 
 import { el, svgImage } from "./dom.js";
 import { renderLegend } from "./legend.js";
+import { lastGame } from "./seats.js";
 
 const KEY = "morphchess.editor";
 const DELAY_MS = 400; // after the last keystroke
@@ -140,5 +143,32 @@ function wire(ui) {
   }
 }
 
+// The picture of the game shown now: its position, last move and check, as the server draws them.
+async function sharePicture(out) {
+  const id = lastGame();
+  if (!id) return;
+  const response = await fetch(`/api/games/${encodeURIComponent(id)}`);
+  const game = await response.json();
+  if (!response.ok) throw new Error((game.error && game.error.message) || `the server answered ${response.status}`);
+  const last = game.last && !game.last.from.startsWith("@") ? `${game.last.from}${game.last.to}` : "";
+  const query = new URLSearchParams({ fen: game.fen, arrows: last, highlight: game.check.join(" ") });
+  const url = `/api/pictures/${encodeURIComponent(game.variant)}.svg?${query}`;
+  const link = el("a", { id: "picture-link", href: url, download: `${game.variant}-${game.ply}.svg`, target: "_blank" },
+    "Download the picture (SVG)");
+  const image = el("img", { class: "editor-picture", src: url, alt: `Picture of the position after ply ${game.ply}` });
+  out.replaceChildren(image, link);
+}
+
+function wireSharing() {
+  const tools = document.getElementById("board-tools");
+  if (!tools) return;
+  const button = el("button", { id: "picture-button", type: "button" }, "Picture of this position");
+  const out = el("div", { id: "picture-out" });
+  tools.append(button);
+  tools.after(out);
+  button.onclick = () => sharePicture(out).catch((e) => { out.textContent = `No picture: ${e.message}`; });
+}
+
 const box = document.getElementById("editor-box");
 if (box) wire(build(box));
+wireSharing();
