@@ -14,6 +14,7 @@ from .lab.cli import add as lab_command
 from .notation import move_to_coord, to_fen
 from .position import Position
 from .protocols import uci, xboard
+from .publish.cli import add as publish_commands
 from .variant import BLACK, WHITE, Variant
 from .variants import builtin, load_variant, names
 from .web.serve import add as serve_command
@@ -430,6 +431,7 @@ COMMANDS = [_add_variants, _add_show, _add_perft, _add_values, _add_bestmove, _a
             serve_command, _add_play]
 COMMANDS += [uci.add_command, xboard.add_command]
 COMMANDS.append(lab_command)
+COMMANDS.append(publish_commands)  # page, picture, gif
 
 
 def build_parser() -> argparse.ArgumentParser:

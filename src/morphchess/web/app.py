@@ -29,8 +29,10 @@ from .headers import SecurityHeaders
 from .lab import router as lab_router
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
+from .routes_editor import router as editor_router
 from .routes_games import lobby_lists
 from .routes_games import router as games_router
+from .routes_pictures import router as pictures_router
 from .store import Store
 from .views import variant_view
 
@@ -82,6 +84,8 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     apidocs.install(app)
     app.include_router(games_router)
     app.include_router(lab_router)
+    app.include_router(editor_router)
+    app.include_router(pictures_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))
     return app

@@ -428,6 +428,8 @@ function wire() {
   };
   $("back-to-game").onclick = () => viewPly(app.game.history.length).catch((e) => notice(refusal("Back to the game", e)));
   window.addEventListener("keydown", stepKeys);
+  window.addEventListener("morphchess:play", (e) => newGame({ definition: e.detail.definition }) // editor.js
+    .catch((err) => notice(refusal("New game", err))));
   for (const radio of document.querySelectorAll('input[name="notation"]')) radio.onchange = drawMoves;
   wireRecords({
     game: () => app.game,
