@@ -19,6 +19,7 @@ from .events import stream
 from .gameview import board_view, outcome_view, state_view, summary_view
 from .seats import client_key, token_of
 from .store import Game, NewGame, Store
+from .talk import Talk
 
 __all__ = ["router"]
 
@@ -260,7 +261,8 @@ def gc_log(game: Game) -> str:
 @router.get("/games/{gid}/record", response_class=PlainTextResponse, summary="the game as PGN or GC log")
 def record(request: Request, gid: str, format: Literal["pgn", "gc"] = "pgn", download: bool = False):
     game = _store(request).get(gid)
-    text = pgn.write(game.board, pgn_headers(game)) if format == "pgn" else gc_log(game)
+    talk = Talk(_store(request))
+    text = pgn.write(game.board, pgn_headers(game), talk.comments(gid)) if format == "pgn" else gc_log(game)
     headers = {"Content-Disposition": f'attachment; filename="morphchess-{gid}.{format}.txt"'} if download else {}
     return PlainTextResponse(text, headers=headers)
 

@@ -13,6 +13,7 @@ import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
 import { wireRecords } from "./records.js";
 import { fromAddress, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
 import { beep, setSound, soundOn } from "./sound.js";
+import { drawTalk, followTalk, wireTalk } from "./talk.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = "morphchess.name";
@@ -136,6 +137,8 @@ async function setGame(game, { switching = false, you = null } = {}) {
     if (board.flipped !== (app.you.length === 1 ? app.you[0] === "black"
       : game.players.white === "engine" && game.players.black === "human")) board.flip();
   }
+  followTalk(game.id);
+  drawTalk(app.you);
   soundFor(old, game);
   announce(old, game);
   rememberGame(game.id);
@@ -370,6 +373,7 @@ function wire() {
   $("invite").onclick = () => startOnline("invite");
   $("seek").onclick = () => startOnline("open");
   wireOnline(act, api, () => app.game);
+  wireTalk(() => $("name").value || null);
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("move-input").value.trim();
