@@ -26,6 +26,7 @@ from .db import Database, default_url
 from .events import Notifier
 from .lab import router as lab_router
 from .lobby import lobby_page
+from .mygames import router as mygames_router
 from .routes_games import lobby_lists
 from .routes_games import router as games_router
 from .routes_talk import router as talk_router
@@ -74,6 +75,7 @@ def create_app(db_url: str | None = None, games_per_minute: int = 60) -> FastAPI
     app.mount("/docs-assets", StaticFiles(directory=_swagger_assets()), name="docs-assets")
     app.include_router(games_router)
     app.include_router(talk_router)
+    app.include_router(mygames_router)
     app.include_router(lab_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))

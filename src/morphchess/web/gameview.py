@@ -13,7 +13,7 @@ from .catalog import describe
 from .db import aware
 from .store import Game
 
-__all__ = ["board_view", "state_view", "move_view", "outcome_view", "summary_view", "iso"]
+__all__ = ["board_view", "state_view", "move_view", "outcome_view", "summary_view", "full_moves", "black_first", "iso"]
 
 COLOUR = {WHITE: "white", BLACK: "black"}
 _ENDINGS = {
@@ -154,12 +154,23 @@ def state_view(game: Game, you: list[str], at: datetime) -> dict:
     }
 
 
+def black_first(row) -> bool:
+    """Does the game of this row start with Black to move (its start position text says so)?"""
+    fields = (row["start_fen"] or "").split()
+    return len(fields) > 1 and fields[1] == "b"
+
+
+def full_moves(row) -> int:
+    """The moves of a game as players count them (White's and Black's make one), from its row."""
+    return (row["ply"] + black_first(row) + 1) // 2
+
+
 def summary_view(row: dict, title: str) -> dict:
     """A game in the lobby's lists."""
     gid = row["id"]
     return {"id": gid, "variant": row["variant"], "title": title, "setup": row["setup"], "mode": row["mode"],
             "time_control": row["tc"], "status": row["status"], "result": row["result"],
-            "termination": row["termination"], "ply": row["ply"],
+            "termination": row["termination"], "ply": row["ply"], "moves": full_moves(row),
             "players": {s: row[s] for s in seats.SIDES}, "names": {s: row[f"{s}_name"] for s in seats.SIDES},
             "created": iso(row["created"]), "updated": iso(row["updated"]), "watch": f"/game/{gid}",
             "pgn": f"/api/games/{gid}/record?format=pgn&download=1",

@@ -32,6 +32,7 @@ __all__ = ["Game", "Store", "NewGame", "MODES", "KINDS"]
 MODES = ("local", "invite", "open")
 KINDS = ("human", "engine")
 BOARD_CACHE = 256  # boards kept per process, so that a change replays only the moves it has not seen
+LISTED_FROM_PLY = 2  # the lobby lists a local game once both sides have moved
 
 
 @dataclass
@@ -61,10 +62,7 @@ class Game:
 
     def sides_of(self, token: str | None) -> list[str]:
         """The seats a token holds."""
-        if not token:
-            return []
-        mine = seats.digest(token)
-        return [s for s in seats.SIDES if self.row[f"{s}_token"] == mine]
+        return seats.held(self.row, token)
 
     def clock_running(self) -> str | None:
         """The side losing time now, or None."""
@@ -323,8 +321,11 @@ class Store:
 
     # -- the lobby ---------------------------------------------------------------------------
     def lobby(self, status: tuple[str, ...], limit: int = 50) -> list[dict]:
+        """Games of these statuses, newest first; a local game only once both sides have moved (the page
+        starts a local game on every first visit: those would fill the lobby)."""
+        played = (games.c.mode != "local") | (games.c.ply >= LISTED_FROM_PLY)
         with self.db.read() as conn:
-            rows = conn.execute(games.select().where(games.c.status.in_(status))
+            rows = conn.execute(games.select().where(games.c.status.in_(status), played)
                                 .order_by(games.c.updated.desc()).limit(limit)).mappings().all()
         return [dict(r) for r in rows]
 

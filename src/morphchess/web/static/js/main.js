@@ -9,9 +9,10 @@ import { engineLine } from "./engineline.js";
 import { follow } from "./events.js";
 import { renderLegend } from "./legend.js";
 import { plyBase, renderMoves } from "./movelist.js";
+import { drawMyGames, linksAgain } from "./mygames.js";
 import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
 import { wireRecords } from "./records.js";
-import { fromAddress, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
+import { fromAddress, keepInvite, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
 import { beep, setSound, soundOn } from "./sound.js";
 import { drawTalk, followTalk, wireTalk } from "./talk.js";
 
@@ -139,6 +140,9 @@ async function setGame(game, { switching = false, you = null } = {}) {
   }
   followTalk(game.id);
   drawTalk(app.you);
+  if (!old || old.id !== game.id || old.ply !== game.ply || old.status !== game.status) {
+    drawMyGames(game.id);
+  }
   soundFor(old, game);
   announce(old, game);
   rememberGame(game.id);
@@ -228,6 +232,9 @@ async function openGame(state, token, created = null) {
   useToken(token);
   await setGame(state, { switching: true, you: created ? created.seat.sides : state.you || [] });
   if (created && state.mode !== "local") showLinks(created);
+  if (created && created.invite) keepInvite(state.id, created.invite.link);
+  const again = !created && linksAgain(state);
+  if (again) showLinks(again);
   notice("");
   let lost = false;
   app.unfollow = follow(state.id, state.ply, {
