@@ -27,6 +27,7 @@ from .events import Notifier
 from .lab import router as lab_router
 from .lobby import lobby_page
 from .mygames import router as mygames_router
+from .rematch import router as rematch_router
 from .routes_games import lobby_lists
 from .routes_games import router as games_router
 from .routes_talk import router as talk_router
@@ -76,6 +77,7 @@ def create_app(db_url: str | None = None, games_per_minute: int = 60) -> FastAPI
     app.include_router(games_router)
     app.include_router(talk_router)
     app.include_router(mygames_router)
+    app.include_router(rematch_router)
     app.include_router(lab_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))

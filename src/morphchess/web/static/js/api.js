@@ -68,6 +68,7 @@ export const api = {
   record: (id, format) => call("GET", `${game(id)}/record?format=${format}`),
   importRecord: (spec) => call("POST", "/api/import", spec),
   eventsUrl: (id, since) => `${game(id)}/events?since=${since}`,
+  rematch: (id, action) => call("POST", `${game(id)}/rematch`, { action }),
   myGames: (games) => call("POST", "/api/mygames", { games }),
   talk: (id, text, name) => call("POST", `${game(id)}/talk`, { text, name }),
   talkSpectators: (id, open) => call("POST", `${game(id)}/talk/spectators`, { open }),

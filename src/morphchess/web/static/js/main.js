@@ -14,6 +14,7 @@ import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
 import { wireRecords } from "./records.js";
 import { fromAddress, keepInvite, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
 import { beep, setSound, soundOn } from "./sound.js";
+import { drawSummary, rematchStarted } from "./summary.js";
 import { drawTalk, followTalk, wireTalk } from "./talk.js";
 
 const $ = (id) => document.getElementById(id);
@@ -148,6 +149,10 @@ async function setGame(game, { switching = false, you = null } = {}) {
   rememberGame(game.id);
   showAddress(game.id);
   draw();
+  if (rematchStarted(old, game) && app.you.length) { // the same token holds the rematch's seats
+    keepToken(game.rematch, tokenOf(game.id));
+    await openById(game.rematch, tokenOf(game.id));
+  }
 }
 
 function statusText(game) {
@@ -174,6 +179,7 @@ function draw() {
   drawMoves();
   drawEngine(game.engine);
   drawOnline(game, app.you);
+  drawSummary(game, app.you, { answer: (action) => act("Rematch", () => api.rematch(game.id, action)) });
   clocks.set(game.clock);
   const local = game.mode === "local";
   const owner = local && app.you.length > 0;
