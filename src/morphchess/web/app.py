@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from .. import engine
 from . import errors
+from .analysis import router as analysis_router
 from .bots import Bots
 from .catalog import Catalog, describe
 from .db import Database, default_url
@@ -78,6 +79,7 @@ def create_app(db_url: str | None = None, games_per_minute: int = 60) -> FastAPI
     app.include_router(talk_router)
     app.include_router(mygames_router)
     app.include_router(rematch_router)
+    app.include_router(analysis_router)
     app.include_router(lab_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))

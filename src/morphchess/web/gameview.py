@@ -13,7 +13,8 @@ from .catalog import describe
 from .db import aware
 from .store import Game
 
-__all__ = ["board_view", "state_view", "move_view", "outcome_view", "summary_view", "full_moves", "black_first", "iso"]
+__all__ = ["board_view", "state_view", "move_view", "outcome_view", "summary_view", "full_moves", "black_first",
+           "legal_view", "iso"]
 
 COLOUR = {WHITE: "white", BLACK: "black"}
 _ENDINGS = {
@@ -85,10 +86,12 @@ def move_view(note: dict) -> dict:
 
 
 def _legal(game: Game) -> list[dict]:
-    if game.row["status"] != "playing":
-        return []
-    name = game.variant.square_name
-    board = game.board
+    return legal_view(game.board) if game.row["status"] == "playing" else []
+
+
+def legal_view(board: Board) -> list[dict]:
+    """The legal moves of a board as the page picks them up (see docs/web.md, the game state)."""
+    name = board.variant.square_name
     return [{"from": _origin(board, m), "to": name(m.text_to_square), "uci": m.uci(), "piece": m.piece,
              "new": m.new_piece, "capture": m.is_capture, "choice": m.is_choice, "castle": _castle_view(board, m),
              "transform": m.is_transformation, "morph": m.is_morph, "drop": m.is_drop,

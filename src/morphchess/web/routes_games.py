@@ -9,6 +9,7 @@ from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from .. import gamecourier, pgn
+from ..board import Board
 from ..errors import InputError
 from ..records import read_record, record_format
 from . import actions
@@ -21,7 +22,7 @@ from .seats import client_key, token_of
 from .store import Game, NewGame, Store
 from .talk import Talk
 
-__all__ = ["router"]
+__all__ = ["router", "read_pasted", "pgn_headers", "answer"]
 
 router = APIRouter(prefix="/api")
 Kind = Literal["human", "engine"]
@@ -267,16 +268,23 @@ def record(request: Request, gid: str, format: Literal["pgn", "gc"] = "pgn", dow
     return PlainTextResponse(text, headers=headers)
 
 
+def read_pasted(store: Store, text: str, form: str, variant: str, definition: str | None,
+                setup: str | None) -> Board:
+    """The board of a pasted record: a PGN names its own variant and setup (tags win over the page's
+    choice); a Game Courier log or coordinate list is of ``variant`` (or ``definition``) and ``setup``."""
+    chosen = store.catalog.add(definition) if definition is not None else variant
+    form = record_format(text) if form == "auto" else form
+    try:
+        return read_record(text, form, store.catalog.get(chosen), None if form == "pgn" else setup,
+                           tags_win=True).board
+    except InputError as e:
+        raise BadInput(f"{form} record: {e}") from None
+
+
 @router.post("/import", summary="start a local game from a PGN text or a Game Courier log")
 def import_record(request: Request, body: ImportIn):
     store = _store(request)
-    chosen = store.catalog.add(body.definition) if body.definition is not None else body.variant
-    form = record_format(body.text) if body.format == "auto" else body.format
-    setup = None if form == "pgn" else body.setup  # a PGN names its own setup; the page's is for the others
-    try:  # the page's variant is for records without variant tags: a PGN's tags win
-        board = read_record(body.text, form, store.catalog.get(chosen), setup, tags_win=True).board
-    except InputError as e:
-        raise BadInput(f"{form} record: {e}") from None
+    board = read_pasted(store, body.text, body.format, body.variant, body.definition, body.setup)
     spec = NewGame(variant=store.catalog.key_of(board.variant), setup=board.setup,
                    fen=board.root_fen if board.custom_start else None, moves=[m.uci() for m in board.move_stack],
                    white=body.white, black=body.black, level=body.level)

@@ -27,7 +27,7 @@ from .catalog import Catalog
 from .db import Database, aware, games, moves, now
 from .errors import BadInput, Conflict, IllegalMove, NotFound, RateLimited
 
-__all__ = ["Game", "Store", "NewGame", "MODES", "KINDS"]
+__all__ = ["Game", "Store", "NewGame", "start_board", "MODES", "KINDS"]
 
 MODES = ("local", "invite", "open")
 KINDS = ("human", "engine")
@@ -286,7 +286,7 @@ class Store:
             v = self.catalog.get(key)
         except NotFound as e:
             raise BadInput(str(e)) from None
-        board = _start_board(v, spec)
+        board = start_board(v, spec)
         kinds, tokens = _seats(spec)
         at = now()
         gid = secrets.token_urlsafe(9)
@@ -342,7 +342,7 @@ def _only_royals(board: Board, side: str) -> bool:
     return all(p.upper() in royal for p in pieces)
 
 
-def _start_board(v: Variant, spec: NewGame) -> Board:
+def start_board(v: Variant, spec: NewGame) -> Board:
     """The start position with the request's moves played (none after the end of the game)."""
     try:
         board = Board(v, fen=spec.fen, setup=spec.setup)
