@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from web_e2e_support import click_move, game_id, invite, new_game_via_api, serious_findings, wait_plies
+from web_e2e_support import SHOTS, click_move, game_id, invite, new_game_via_api, serious_findings, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -51,6 +51,8 @@ def test_my_games_lists_the_seats_this_browser_holds_your_move_first(pages):
     assert "your move" in ann.inner_text(f"#my-games-list li[data-game='{second}']")
     assert "vs Bob" in ann.inner_text(f"#my-games-list li[data-game='{first}']")
     assert not serious_findings(ann)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ann.locator("#my-games").screenshot(path=str(SHOTS / "my-games.png"))
     ann.click(f"#my-games-list li[data-game='{first}'] a")  # back to the game, with the seat
     ann.wait_for_function("id => JSON.parse(localStorage.getItem('morphchess.game')).id === id", arg=first)
     ann.wait_for_selector("body[data-ready='1']")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from web_e2e_support import click_move, invite, serious_findings, wait_plies
+from web_e2e_support import SHOTS, click_move, invite, serious_findings, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -53,6 +53,8 @@ def test_a_player_and_a_spectator_talk_markup_stays_text_and_the_talk_closes(pag
     say(bob, "thanks")
     wait_talk(ann, 3)
     assert not serious_findings(ann)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ann.locator("#talk").screenshot(path=str(SHOTS / "talk.png"))
 
     ann.click("#export-pgn")
     ann.wait_for_function("() => document.getElementById('record-text').value.includes('thanks')")

@@ -1,6 +1,7 @@
 // The page: which game is shown and who we are in it, live updates, the game controls, typed moves,
 // records and pasted definitions.  Every rule and every engine move comes from the server.
 
+import { analysisActive, analysisFromAddress, analysisMove, closeAnalysis, openAnalysis, wireAnalysis } from "./analysis.js";
 import { api, ApiError, useToken } from "./api.js";
 import { BoardView, pieceName, pieceSvg } from "./board.js";
 import { choose } from "./chooser.js";
@@ -33,7 +34,7 @@ const app = {
 };
 
 const board = new BoardView($("board"), {
-  onMove: (move) => sendMove(move.uci, move),
+  onMove: (move) => (analysisActive() ? analysisMove(move) : sendMove(move.uci, move)),
   choose: (title, moves, anchor) => choose(title, moves.map((m) => ({
     id: m.uci, value: m, svg: pieceSvg(app.variant, m.new),
     label: pieceName(app.variant, m.new).replace(/^\w+ /, "") + legsText(m),
@@ -130,6 +131,7 @@ async function setGame(game, { switching = false, you = null } = {}) {
   if (you) app.you = you;
   app.game = game;
   if (!old || old.id !== game.id) { // the controls show the new game's choices; later they are the user's
+    closeAnalysis();
     app.viewing = null;
     $("setup").value = game.setup;
     $("white").value = game.players.white;
@@ -171,7 +173,7 @@ function statusText(game) {
 function draw() {
   const game = app.game;
   document.body.dataset.version = game.version; // the state shown (for tests and curious readers)
-  if (app.viewing === null) {
+  if (app.viewing === null && !analysisActive()) {
     board.render(game, game.legal, myTurn(game) && !app.pending);
     $("viewing").hidden = true;
     $("board").classList.remove("viewing");
@@ -179,7 +181,7 @@ function draw() {
   drawMoves();
   drawEngine(game.engine);
   drawOnline(game, app.you);
-  drawSummary(game, app.you, { answer: (action) => act("Rematch", () => api.rematch(game.id, action)) });
+  drawSummary(game, app.you, { answer: (action) => act("Rematch", () => api.rematch(game.id, action)), analyse });
   clocks.set(game.clock);
   const local = game.mode === "local";
   const owner = local && app.you.length > 0;
@@ -353,9 +355,50 @@ function startOnline(mode) {
   });
 }
 
+// -- the analysis board ------------------------------------------------------------------------------------
+// The game shown, from its start to the position viewed, on the analysis board.
+function analyse() {
+  const game = app.game;
+  const ply = app.viewing === null ? game.history.length : app.viewing;
+  app.viewing = null;
+  $("viewing").hidden = true;
+  $("board").classList.remove("viewing");
+  openAnalysis({ variant: game.variant, setup: game.setup, fen: game.start_fen, game: game.id }, game.history, ply)
+    .catch((e) => notice(refusal("Analysis", e)));
+}
+
+// The record or position text in the Records box on the analysis board (a position: one line with a "/").
+async function analyseText() {
+  const text = $("record-text").value.trim();
+  const { variant, definition } = { variant: $("variant").value, ...variantSpec() };
+  if (!text.includes("\n") && text.includes("/") && !text.includes("[")) {
+    await openAnalysis({ variant, fen: text });
+    return;
+  }
+  const view = await api.analysisRecord({ text, variant, definition, setup: app.variant.setups.length > 1 ? $("setup").value : null });
+  await openAnalysis({ variant: view.variant, setup: view.setup, fen: view.start_fen }, view.moves);
+}
+
+function wireAnalysisBoard() {
+  wireAnalysis({
+    board,
+    useVariant: async (key) => { if (!app.variant || app.variant.key !== key) showVariant(await variantView(key)); },
+    closed: async () => {
+      if (app.variant.key !== app.game.variant) showVariant(await variantView(app.game.variant));
+      draw();
+    },
+    notice,
+  });
+  $("analyse").onclick = analyse;
+  $("analyse-text").onclick = () => {
+    $("record-error").textContent = "";
+    analyseText().catch((e) => { $("record-error").textContent = e.message; });
+  };
+}
+
 // -- wiring ----------------------------------------------------------------------------------------------
 function stepKeys(e) { // the arrow keys step through the game (outside the board and text boxes)
-  if (!app.game || e.target.closest("textarea, select, input, #board, #chooser")) return;
+  if (!app.game || analysisActive() || e.target.closest("textarea, select, input, #board, #chooser")) return;
   if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
   const last = app.game.history.length;
   const current = app.viewing === null ? last : app.viewing;
@@ -387,6 +430,7 @@ function wire() {
   $("seek").onclick = () => startOnline("open");
   wireOnline(act, api, () => app.game);
   wireTalk(() => $("name").value || null);
+  wireAnalysisBoard();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("move-input").value.trim();
@@ -435,7 +479,9 @@ async function start() {
   $("level").value = "3";
   for (const v of await api.variants()) addVariantOption(v.key, titleOf(v));
   wire();
+  const asked = analysisFromAddress(); // read before the address shows the game's link
   await restore();
+  if (asked) await openAnalysis(asked).catch((e) => notice(refusal("The analysis of the link", e)));
   document.body.dataset.ready = "1";
 }
 
