@@ -12,6 +12,7 @@ import { renderLegend } from "./legend.js";
 import { plyBase, renderMoves } from "./movelist.js";
 import { drawMyGames, linksAgain } from "./mygames.js";
 import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
+import { cancelPremove, markPremove, premoveMoves, premoveSide, queuePremove, takePremove } from "./premove.js";
 import { wireRecords } from "./records.js";
 import { fromAddress, keepInvite, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
 import { beep, setSound, soundOn } from "./sound.js";
@@ -34,7 +35,7 @@ const app = {
 };
 
 const board = new BoardView($("board"), {
-  onMove: (move) => (analysisActive() ? analysisMove(move) : sendMove(move.uci, move)),
+  onMove: (move) => boardMove(move),
   choose: (title, moves, anchor) => choose(title, moves.map((m) => ({
     id: m.uci, value: m, svg: pieceSvg(app.variant, m.new),
     label: pieceName(app.variant, m.new).replace(/^\w+ /, "") + legsText(m),
@@ -42,6 +43,15 @@ const board = new BoardView($("board"), {
   onSelect: () => { $("transform").disabled = !board.canTransform(); },
 });
 const clocks = new Clocks($("clocks"));
+
+// A move made on the board: on the analysis board, queued as a premove, or played.
+function boardMove(move) {
+  if (analysisActive()) analysisMove(move);
+  else if (premoveSide(app.game, app.you)) {
+    queuePremove(move);
+    markPremove();
+  } else sendMove(move.uci, move);
+}
 
 // How the chooser tells moves to the same square apart: where a multi-leg move captures on the way,
 // where an unload move puts the piece it takes (a swap: back on the mover's square).
@@ -132,6 +142,7 @@ async function setGame(game, { switching = false, you = null } = {}) {
   app.game = game;
   if (!old || old.id !== game.id) { // the controls show the new game's choices; later they are the user's
     closeAnalysis();
+    cancelPremove();
     app.viewing = null;
     $("setup").value = game.setup;
     $("white").value = game.players.white;
@@ -151,6 +162,8 @@ async function setGame(game, { switching = false, you = null } = {}) {
   rememberGame(game.id);
   showAddress(game.id);
   draw();
+  const premove = myTurn(game) && !app.pending && takePremove();
+  if (premove) sendMove(premove.uci);
   if (rematchStarted(old, game) && app.you.length) { // the same token holds the rematch's seats
     keepToken(game.rematch, tokenOf(game.id));
     await openById(game.rematch, tokenOf(game.id));
@@ -174,7 +187,9 @@ function draw() {
   const game = app.game;
   document.body.dataset.version = game.version; // the state shown (for tests and curious readers)
   if (app.viewing === null && !analysisActive()) {
-    board.render(game, game.legal, myTurn(game) && !app.pending);
+    if (!app.pending && premoveSide(game, app.you)) drawPremoves(game);
+    else board.render(game, game.legal, myTurn(game) && !app.pending);
+    markPremove();
     $("viewing").hidden = true;
     $("board").classList.remove("viewing");
   }
@@ -193,6 +208,16 @@ function draw() {
   $("transform").disabled = !board.canTransform();
   $("status").textContent = statusText(game);
   $("status").classList.toggle("over", Boolean(game.outcome) || game.status === "aborted");
+}
+
+// While the other side thinks, our pieces may be picked up for a premove.
+function drawPremoves(game) {
+  board.render(game, [], false);
+  premoveMoves(game).then((moves) => {
+    if (app.game !== game || app.viewing !== null || analysisActive() || app.pending) return;
+    board.render(game, moves, true);
+    markPremove();
+  });
 }
 
 function drawEngine(info) {
