@@ -18,6 +18,8 @@ import { fromAddress, keepInvite, keepToken, lastGame, rememberGame, showAddress
 import { beep, setSound, soundOn } from "./sound.js";
 import { drawSummary, rematchStarted } from "./summary.js";
 import { drawTalk, followTalk, wireTalk } from "./talk.js";
+import { timeControl, wireTimeControl } from "./timecontrol.js";
+import { drawTurn, wireTurn } from "./turn.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = "morphchess.name";
@@ -152,6 +154,7 @@ async function setGame(game, { switching = false, you = null } = {}) {
     if (board.flipped !== (app.you.length === 1 ? app.you[0] === "black"
       : game.players.white === "engine" && game.players.black === "human")) board.flip();
   }
+  drawTurn(old, game, app.you);
   followTalk(game.id);
   drawTalk(app.you);
   if (!old || old.id !== game.id || old.ply !== game.ply || old.status !== game.status) {
@@ -376,7 +379,7 @@ function startNew(extra = {}) {
 function startOnline(mode) {
   return startNew({
     mode, side: $("online-side").value, white: null, black: null,
-    time_control: $("time-control").value || null,
+    time_control: timeControl(),
   });
 }
 
@@ -456,6 +459,8 @@ function wire() {
   wireOnline(act, api, () => app.game);
   wireTalk(() => $("name").value || null);
   wireAnalysisBoard();
+  wireTimeControl();
+  wireTurn();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("move-input").value.trim();
