@@ -10,6 +10,7 @@ import { engineLine } from "./engineline.js";
 import { follow } from "./events.js";
 import { renderLegend } from "./legend.js";
 import { plyBase, renderMoves } from "./movelist.js";
+import { wireLooks } from "./looks.js";
 import { drawMyGames, linksAgain } from "./mygames.js";
 import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
 import { cancelPremove, markPremove, premoveMoves, premoveSide, queuePremove, takePremove } from "./premove.js";
@@ -461,6 +462,7 @@ function wire() {
   wireAnalysisBoard();
   wireTimeControl();
   wireTurn();
+  wireLooks();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("move-input").value.trim();
