@@ -118,3 +118,14 @@ def test_the_stream_sends_messages_with_their_own_ids(client):
     assert f"id: {second}" in lines and f"id: {first}" not in lines
     data = [json.loads(x[6:]) for x in lines if x.startswith("data: ")]
     assert data[0]["text"] == "two" and data[-1] == {"spectators": True}
+
+
+@pytest.mark.parametrize("player, counted", [(False, 1), (True, 0)])
+def test_the_stream_counts_its_spectators(client, player, counted):
+    gid, _, _ = invite(client)
+    with client.stream("GET", f"/api/games/{gid}/talk/events?player={str(player).lower()}") as r:
+        lines = r.iter_lines()
+        for line in lines:
+            if line.startswith("event: audience"):
+                break
+        assert json.loads(next(lines)[6:]) == {"spectators": counted}

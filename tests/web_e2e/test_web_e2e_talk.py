@@ -1,5 +1,5 @@
 """Talk through the page: a player and a spectator (on a phone) write, markup stays text, the
-players close the talk to spectators, and the PGN keeps the talk as comments."""
+players close the talk to spectators, and the PGN keeps the talk as comments; the number of spectators."""
 
 from __future__ import annotations
 
@@ -24,6 +24,11 @@ def wait_talk(page, n: int) -> None:
 
 def test_a_player_and_a_spectator_talk_markup_stays_text_and_the_talk_closes(pages):
     ann, bob, watcher = invite(pages, **PHONE)
+    ann.wait_for_function("() => document.getElementById('audience').textContent === '1 spectator watching'")
+    second = pages.open(watcher.url)
+    bob.wait_for_function("() => document.getElementById('audience').textContent === '2 spectators watching'")
+    second.close()
+    bob.wait_for_function("() => document.getElementById('audience').textContent === '1 spectator watching'")
     click_move(ann, "e2", "e4", 1)
     wait_plies(watcher, 1)
     say(ann, MARKUP)

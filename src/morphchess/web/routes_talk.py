@@ -45,10 +45,11 @@ def spectators(request: Request, gid: str, body: SpectatorsIn):
 
 
 @router.get("/games/{gid}/talk/events", summary="the talk's live event stream (Server-Sent Events)")
-def events(request: Request, gid: str, since: int = Query(0, ge=0), last_event_id: str | None = Header(None)):
+def events(request: Request, gid: str, since: int = Query(0, ge=0), last_event_id: str | None = Header(None),
+           player: bool = Query(False, description="the listener holds a seat (not counted as a spectator)")):
     request.app.state.store.get(gid)  # 404 before the stream starts
     if last_event_id and last_event_id.strip().isdigit():
         since = int(last_event_id)
-    body = stream(_talk(request), request.app.state.notifier, gid, since)
+    body = stream(_talk(request), request.app.state.notifier, gid, since, spectator=not player)
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -15,8 +15,10 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator
-from contextlib import suppress
+import threading
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager, suppress
 from datetime import datetime, timedelta
 
 from anyio import to_thread
@@ -28,7 +30,7 @@ from .events import PING_S, POLL_S, Notifier
 from .gameview import iso
 from .store import Game, Store
 
-__all__ = ["talk", "Talk", "clean", "stream", "MAX_TEXT", "BURST", "WINDOW_S", "MAX_PER_GAME"]
+__all__ = ["talk", "Talk", "Audience", "audience", "clean", "stream", "MAX_TEXT", "BURST", "WINDOW_S", "MAX_PER_GAME"]
 
 MAX_TEXT = 300
 BURST, WINDOW_S = 5, 10  # messages a client may write in that many seconds
@@ -141,18 +143,47 @@ def writer(message: dict) -> str:
     return message["name"] or message["side"] or "player"
 
 
+class Audience:
+    """How many spectators follow each game's talk in this process (every page showing a game does)."""
+
+    def __init__(self) -> None:
+        self._counts: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def watching(self, gid: str, spectator: bool) -> Iterator[None]:
+        with self._lock:
+            self._counts[gid] += spectator
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._counts[gid] -= spectator
+                if self._counts[gid] <= 0:
+                    del self._counts[gid]
+
+    def spectators(self, gid: str) -> int:
+        with self._lock:
+            return self._counts.get(gid, 0)
+
+
+audience = Audience()
+
+
 def _event(name: str, data: dict, ident: int | None = None) -> str:
     head = f"id: {ident}\n" if ident is not None else ""
     return f"{head}event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-async def stream(chat: Talk, notifier: Notifier, gid: str, since: int) -> AsyncIterator[str]:
-    """The talk's events: each message after id ``since`` (``talk``, with its id), and whether
-    spectators may write (``settings``, at the start and when it changes)."""
+async def stream(chat: Talk, notifier: Notifier, gid: str, since: int, spectator: bool = True) -> AsyncIterator[str]:
+    """The talk's events: each message after id ``since`` (``talk``, with its id), whether spectators
+    may write (``settings``), and how many watch (``audience``), at the start and when they change.
+    ``spectator``: the listener holds no seat (it is counted)."""
     yield "retry: 1000\n\n"
     shown: tuple | None = None
+    watchers = -1
     idle = 0  # polls without an event: a ping comment after PING_S of them
-    with notifier.subscribe(gid) as woken:
+    with notifier.subscribe(gid) as woken, audience.watching(gid, spectator):
         while (mark := await to_thread.run_sync(chat.mark, gid)) is not None:
             woken.clear()
             out = []
@@ -163,6 +194,10 @@ async def stream(chat: Talk, notifier: Notifier, gid: str, since: int) -> AsyncI
             if shown is None or mark[1] != shown[1]:
                 out.append(_event("settings", {"spectators": not mark[1]}))
             shown = mark
+            count = audience.spectators(gid)
+            if count != watchers:
+                out.append(_event("audience", {"spectators": count}))
+                watchers = count
             idle = 0 if out else idle + 1
             if idle * _WAIT_S >= PING_S:
                 out, idle = [": ping\n\n"], 0

@@ -156,7 +156,7 @@ async function setGame(game, { switching = false, you = null } = {}) {
       : game.players.white === "engine" && game.players.black === "human")) board.flip();
   }
   drawTurn(old, game, app.you);
-  followTalk(game.id);
+  followTalk(game.id, app.you.length > 0);
   drawTalk(app.you);
   if (!old || old.id !== game.id || old.ply !== game.ply || old.status !== game.status) {
     drawMyGames(game.id);

@@ -42,15 +42,21 @@ function drawControls() {
   $("talk-spectators").checked = spectatorsMayWrite;
 }
 
-// Follow the talk of the game `id` (from its first message); a new game empties the list.
-export function followTalk(id) {
+// Follow the talk of the game `id` (from its first message) and its number of spectators; a new
+// game empties the list.  `player`: we hold a seat (and are not counted).
+export function followTalk(id, player) {
   if (id === shownId) return;
   if (source) source.close();
   shownId = id;
   $("talk-messages").replaceChildren();
   $("talk-error").textContent = "";
+  $("audience").textContent = "";
   if (typeof EventSource === "undefined") return;
-  source = new EventSource(api.talkEventsUrl(id));
+  source = new EventSource(api.talkEventsUrl(id, player));
+  source.addEventListener("audience", (e) => {
+    const n = JSON.parse(e.data).spectators;
+    $("audience").textContent = n ? `${n} spectator${n === 1 ? "" : "s"} watching` : "";
+  });
   source.addEventListener("talk", (e) => {
     const m = JSON.parse(e.data);
     if (!$("talk-messages").querySelector(`li[data-id="${m.id}"]`)) addMessage(m);
