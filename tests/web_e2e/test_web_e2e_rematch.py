@@ -19,6 +19,9 @@ def test_summary_rematch_with_colours_swapped_and_the_pgn_download(pages):
     first = game_id(ann)
     click_move(ann, "e2", "e4", 1)
     wait_plies(bob, 1)
+    with watcher.expect_download() as download:  # the record while the game goes on, from the Records box
+        watcher.locator("#download-gc").tap()
+    assert "P e2-e4" in Path(download.value.path()).read_text(encoding="utf-8")
     bob.click("#resign")
     for page in (ann, bob, watcher):
         page.wait_for_selector("#summary:not([hidden])")

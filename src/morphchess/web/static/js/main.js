@@ -14,7 +14,7 @@ import { wireLooks } from "./looks.js";
 import { drawMyGames, linksAgain } from "./mygames.js";
 import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
 import { cancelPremove, markPremove, premoveMoves, premoveSide, queuePremove, takePremove } from "./premove.js";
-import { wireRecords } from "./records.js";
+import { drawDownloads, wireRecords } from "./records.js";
 import { fromAddress, keepInvite, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
 import { beep, setSound, soundOn } from "./sound.js";
 import { drawSummary, rematchStarted } from "./summary.js";
@@ -200,6 +200,7 @@ function draw() {
   drawMoves();
   drawEngine(game.engine);
   drawOnline(game, app.you);
+  drawDownloads(game);
   drawSummary(game, app.you, { answer: (action) => act("Rematch", () => api.rematch(game.id, action)), analyse });
   clocks.set(game.clock);
   const local = game.mode === "local";

@@ -2,6 +2,8 @@
 // log) and to the analysis board, and the rematch (colours swapped): offer it, or answer the
 // opponent's offer; when it starts, both players' pages open it.
 
+import { recordUrl } from "./records.js";
+
 const $ = (id) => document.getElementById(id);
 
 function button(text, onClick, id) {
@@ -52,7 +54,7 @@ export function drawSummary(game, you, { answer, analyse }) {
   const links = document.createElement("p");
   const record = (format, text) => {
     const a = document.createElement("a");
-    a.href = `/api/games/${encodeURIComponent(game.id)}/record?format=${format}&download=1`;
+    a.href = recordUrl(game.id, format);
     a.textContent = text;
     a.setAttribute("download", "");
     return a;
