@@ -57,7 +57,9 @@ class Server:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> Server:
-        env = {**os.environ, "MORPHCHESS_DB": self.db_url, "MORPHCHESS_GAMES_PER_MINUTE": str(self.games_per_minute)}
+        rates = ("GAMES_PER_MINUTE", "PASTES_PER_MINUTE", "IMPORTS_PER_MINUTE", "TALK_PER_MINUTE")
+        env = {**os.environ, "MORPHCHESS_DB": self.db_url,
+               **{f"MORPHCHESS_{name}": str(self.games_per_minute) for name in rates}}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory", "morphchess.web.app:app_from_env", "--port",
              str(self.port), "--workers", str(self.workers), "--log-level", "warning"],

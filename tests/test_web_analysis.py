@@ -84,8 +84,9 @@ def test_the_evaluation_streams_as_it_deepens_and_finds_the_mate(client):
 
 def test_no_engine_help_in_a_game_between_people_being_played(client):
     g = client.post("/api/games", json={"mode": "invite", "side": "white"}).json()
-    ann, bob = g["seat"]["token"], g["invite"]["token"]
-    client.post(f"/api/games/{g['id']}/join", json={}, headers=bearer(bob))
+    ann = g["seat"]["token"]
+    joined = client.post(f"/api/games/{g['id']}/join", json={}, headers=bearer(g["invite"]["token"]))
+    bob = joined.json()["seat"]["token"]
     client.post(f"/api/games/{g['id']}/moves", json={"move": "e4", "ply": 0}, headers=bearer(ann))
     ask = {"moves": ["e4"], "seconds": 0.2}
     for token in (ann, bob, None):  # naming the game: nobody

@@ -20,8 +20,8 @@ def call(client, gid: str, what: str, token: str | None, body: dict | None = Non
 
 def finished_invite(client) -> tuple[str, str, str]:
     g = client.post("/api/games", json={"mode": "invite", "side": "white", "name": "Ann", "time_control": "5+3"}).json()
-    ann, bob = g["seat"]["token"], g["invite"]["token"]
-    call(client, g["id"], "join", bob, {"name": "Bob"})
+    ann = g["seat"]["token"]
+    bob = call(client, g["id"], "join", g["invite"]["token"], {"name": "Bob"}).json()["seat"]["token"]
     call(client, g["id"], "moves", ann, {"move": "e4", "ply": 0})
     return g["id"], ann, bob
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -13,19 +14,18 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from morphchess import pgn  # noqa: E402
 from morphchess.web import create_app  # noqa: E402
-from morphchess.web.talk import BURST, MAX_TEXT  # noqa: E402
+from morphchess.web.limits import Limits  # noqa: E402
+from morphchess.web.talk import MAX_TEXT  # noqa: E402
 
 _hosts = itertools.count(1)
-
-
-@pytest.fixture(scope="module")
-def app(db_url):
-    return create_app(db_url, 100000)
+TALK_PER_MINUTE = 5
 
 
 @pytest.fixture
-def client(app):
-    """A client with an address of its own, so that the rate limit of one test does not reach another."""
+def client(db_url):
+    """A client with an address of its own, so that the rate limit of one test does not reach another
+    (an app of its own too: its lifespan ends with the test)."""
+    app = create_app(db_url, replace(Limits.every_rate(100000), talk_per_minute=TALK_PER_MINUTE))
     with TestClient(app, client=(f"10.0.0.{next(_hosts)}", 5000)) as c:
         yield c
 
@@ -36,8 +36,8 @@ def bearer(token: str | None) -> dict:
 
 def invite(client) -> tuple[str, str, str]:
     g = client.post("/api/games", json={"mode": "invite", "side": "white", "name": "Ann"}).json()
-    client.post(f"/api/games/{g['id']}/join", json={"name": "Bob"}, headers=bearer(g["invite"]["token"]))
-    return g["id"], g["seat"]["token"], g["invite"]["token"]
+    joined = client.post(f"/api/games/{g['id']}/join", json={"name": "Bob"}, headers=bearer(g["invite"]["token"]))
+    return g["id"], g["seat"]["token"], joined.json()["seat"]["token"]  # the invite's token is exchanged
 
 
 def say(client, gid: str, text: str, token: str | None = None, name: str | None = None):
@@ -83,11 +83,12 @@ def test_oversized_empty_and_unknown_game_are_refused(client):
 
 def test_a_flood_is_refused_with_429(client):
     gid, ann, _ = invite(client)
-    codes = [say(client, gid, f"spam {i}", ann).status_code for i in range(BURST + 3)]
-    assert codes == [200] * BURST + [429] * 3
+    burst = TALK_PER_MINUTE
+    codes = [say(client, gid, f"spam {i}", ann).status_code for i in range(burst + 3)]
+    assert codes == [200] * burst + [429] * 3
     r = say(client, gid, "more", ann)
-    assert r.headers["Retry-After"] == "10" and r.json()["error"]["code"] == "rate_limited"
-    assert len(client.get(f"/api/games/{gid}/talk").json()["messages"]) == BURST
+    assert r.headers["Retry-After"] == "60" and r.json()["error"]["code"] == "rate_limited"
+    assert len(client.get(f"/api/games/{gid}/talk").json()["messages"]) == burst
 
 
 def test_players_close_the_talk_to_spectators(client):

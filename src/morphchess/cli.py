@@ -8,12 +8,12 @@ import sys
 import time
 import warnings
 
-from . import uci, xboard
 from .errors import InputError, cut, quote
 from .idiagram import VariantWarning
 from .lab.cli import add as lab_command
 from .notation import move_to_coord, to_fen
 from .position import Position
+from .protocols import uci, xboard
 from .variant import BLACK, WHITE, Variant
 from .variants import builtin, load_variant, names
 from .web.serve import add as serve_command

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from .betza import BetzaError, parse
 from .variant import BLACK, WHITE, PieceType, PromoLimit, Variant, VariantError
 
-__all__ = ["load", "VariantWarning", "parse_placement", "DEFAULT_MOVES"]
+__all__ = ["load", "build", "VariantWarning", "parse_placement", "DEFAULT_MOVES"]
 
 
 class VariantWarning(UserWarning):
@@ -88,6 +88,16 @@ def load(text: str, name: str = "custom") -> Variant:
     page that morphchess does not enforce are listed in ``variant.warnings``
     and reported once with :class:`VariantWarning`.
     """
+    variant = build(text, name)
+    for w in variant.warnings:
+        warnings.warn(f"{name}: {w}", VariantWarning, stacklevel=2)
+    variant.freeze()
+    return variant
+
+
+def build(text: str, name: str = "custom") -> Variant:
+    """The variant of ID definition text, not yet frozen, its warnings listed but not reported
+    (another definition language builds on it: :mod:`morphchess.fairy_ini`)."""
     items = _read_items(text)
     files, ranks = _board_size(items.params)
     warns = [f"unknown key {k}={v} kept but not used" for k, v in items.params.items()
@@ -103,9 +113,6 @@ def load(text: str, name: str = "custom") -> Variant:
     _setups(variant, items, built)
     warns += _not_enforced(variant, items) + _outside_text(variant)
     variant.warnings = warns
-    for w in warns:
-        warnings.warn(f"{name}: {w}", VariantWarning, stacklevel=2)
-    variant.freeze()
     return variant
 
 

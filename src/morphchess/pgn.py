@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .board import RESULTS, Board, Move, RecordError, check_result, move_number, number_fits, play_recorded
 from .errors import quote
-from .idiagram import load
+from .loader import load
 from .notation import FenError
 from .variant import WHITE, Variant, VariantError
 from .variants import builtin, load_variant, names

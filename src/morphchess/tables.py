@@ -40,13 +40,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from math import gcd
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .betza import Leg, Step, leap_path, leg_vector, unrolled
 from .move import Kind, Move
-from .pieces import code
+from .pieces import BLACK, WHITE, code
 from .shuffle import shuffled_types
-from .variant import BLACK, WHITE, PieceType, Variant
+
+if TYPE_CHECKING:
+    from .variant import PieceType, Variant
 
 _HAND_KEYS = 64  # hash keys per type in hand; larger counts share the last one
 
@@ -415,7 +417,7 @@ class Tables:
             choices = tuple(code(p, colour) for p in v.promotion_choices(t, depth))
             if depth >= v.promo_zone:
                 out.append(None)
-            elif depth == 0 and choices:  # forced on the last rank
+            elif (depth == 0 or v.promo_forced) and choices:  # forced on the last rank (or in the zone)
                 out.append(choices)
             else:  # deeper in the zone promotion is optional
                 out.append((morphs[sq],) + tuple(x for x in choices if x != morphs[sq]))

@@ -19,10 +19,11 @@ from typing import Any, NamedTuple
 
 from .betza import PieceMoves
 from .errors import InputError, quote
+from .pieces import BLACK, WHITE, code
+from .shuffle import shuffled
+from .tables import Tables
 
 __all__ = ["VariantError", "PieceType", "PromoLimit", "Variant", "WHITE", "BLACK"]
-
-WHITE, BLACK = 0, 1
 
 
 class VariantError(InputError):
@@ -99,6 +100,7 @@ class Variant(_Freezable):
     captures_to_hand: bool = False
     promo_offset: int = 0  # shogi style: type n (n <= max_promote) promotes to type n + promo_offset
     promo_limits: Mapping[int, PromoLimit] = field(default_factory=dict)
+    promo_forced: bool = False  # promotion is forced in the whole zone, not only on the last rank
     # Type indices named by protected=, counterStrike=, iron=, extinction=, succession=.
     protected: Sequence[int] = ()
     counter_strike: Sequence[int] = ()
@@ -215,7 +217,6 @@ class Variant(_Freezable):
             return self.setups[setup]
         seed = setup[8:] if setup.startswith("shuffle-") else ""
         if self.shuffle and seed.isdigit():
-            from .shuffle import shuffled
             return self.derived(("shuffle", int(seed)), lambda: MappingProxyType(shuffled(self, int(seed))))
         names = ", ".join([*self.setups, "shuffle-SEED"] if self.shuffle else self.setups)
         raise VariantError(f"{self.name} has no setup {quote(setup)}; it has: {names}")
@@ -226,7 +227,6 @@ class Variant(_Freezable):
         return self.derived("kings_only_draw", self._royals_are_kings)
 
     def _royals_are_kings(self) -> bool:
-        from .pieces import code
         t = self.tables
         sq = (self.ranks // 2) * self.files + self.files // 2
         for pt in self.types:
@@ -262,9 +262,8 @@ class Variant(_Freezable):
         return store[key]
 
     @cached_property
-    def tables(self):
+    def tables(self) -> Tables:
         """The compiled move tables (see :mod:`morphchess.tables`)."""
-        from .tables import Tables
         if not self.__dict__.get("_frozen"):
             self.freeze()
         return Tables(self)

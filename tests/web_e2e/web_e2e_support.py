@@ -35,7 +35,7 @@ debian_program(CHROMIUM, "chromium")
 
 def make_app(tmp: Path):
     """The app on a database file in ``tmp``, with no limit on new games that a test could reach."""
-    return create_app(f"sqlite:///{tmp / 'games.db'}", games_per_minute=100_000)
+    return create_app(f"sqlite:///{tmp / 'games.db'}", 100_000)
 
 
 class Server:

@@ -1,8 +1,9 @@
 """The analysis board's API: any position's board and legal moves, a pasted record's moves, PGN with
 variations, and the engine's evaluation streamed as it deepens.  Stateless: it never changes a game.
 
-The engine's work is bounded: at most :data:`MAX_SECONDS` a request and :data:`SEARCHES` searches at
-once per process (more are refused with 429).  In a game between people that is still being played
+The engine's work is bounded: at most :data:`MAX_SECONDS` a request (and the server's
+``engine_seconds``), :data:`SEARCHES` analyses at once per process (more are refused with 429), run in
+the engine pool of the engine seats.  In a game between people that is still being played
 nobody gets the engine's help: a request naming such a game is refused, and so is a request whose
 seat token holds a seat of such a game whose current position it asks about.  What this cannot
 prevent (docs/web.md): the same position pasted without the token (another browser, a private
@@ -26,12 +27,13 @@ from sqlalchemy import select
 from .. import engine, pgn
 from ..board import Board
 from . import seats
-from .bots import info_view
+from .bots import Bots, info_view
 from .db import games
 from .errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
 from .gameview import board_view, legal_view
+from .newgame import NewGame, start_board
 from .routes_games import pgn_headers, read_pasted
-from .store import NewGame, Store, parse_move, start_board
+from .store import Store, parse_move
 
 __all__ = ["router", "MAX_SECONDS", "SEARCHES", "MAX_NODES", "MAX_NESTING"]
 
@@ -110,7 +112,7 @@ def position(request: Request, body: PositionIn):
 @router.post("/record", summary="the main line of a pasted record (PGN, Game Courier log, coordinates)")
 def record(request: Request, body: RecordIn):
     store = _store(request)
-    return position_view(store, read_pasted(store, body.text, body.format, body.variant, body.definition,
+    return position_view(store, read_pasted(request, body.text, body.format, body.variant, body.definition,
                                             body.setup))
 
 
@@ -165,13 +167,16 @@ def _event(name: str, data: dict) -> str:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-async def _search(board: Board, seconds: float, slot: str) -> AsyncIterator[str]:
-    """The search's progress after each depth (``info``), then its result (``done``)."""
+async def _search(bots: Bots, board: Board, seconds: float, slot: str) -> AsyncIterator[str]:
+    """The search's progress after each depth (``info``), then its result (``done``); it runs in the
+    engine pool the engine seats use (so it may wait its turn) and ends when the server stops."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue()
     stop = threading.Event()
 
     def progress(info) -> None:
+        if bots.closing.is_set():
+            stop.set()
         loop.call_soon_threadsafe(queue.put_nowait, ("info", info_view(board, info)))
 
     def run() -> None:
@@ -183,7 +188,12 @@ async def _search(board: Board, seconds: float, slot: str) -> AsyncIterator[str]
             final = ("error", {"error": f"the engine failed: {str(e)[:200]}"})
         loop.call_soon_threadsafe(queue.put_nowait, final)
 
-    threading.Thread(target=run, daemon=True, name="analysis").start()
+    try:
+        bots.pool.submit(run)
+    except RuntimeError:  # the pool has shut down: the server stops
+        _slots.give_back(slot)
+        yield _event("error", {"error": "the server is stopping"})
+        return
     try:
         while True:
             name, data = await queue.get()
@@ -202,8 +212,10 @@ def evaluate(request: Request, body: EvaluateIn):
     refuse_engine(store, body.game, seats.token_of(request), board)
     if board.outcome() is not None:
         raise Conflict(f"nothing to evaluate: {board.outcome()}")
+    bots: Bots = request.app.state.bots
     slot = _slots.take()
-    return StreamingResponse(_search(board, body.seconds, slot), media_type="text/event-stream",
+    seconds = min(body.seconds, bots.limits.engine_seconds)
+    return StreamingResponse(_search(bots, board, seconds, slot), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

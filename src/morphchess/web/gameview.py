@@ -11,18 +11,20 @@ from ..variant import BLACK, WHITE
 from . import seats
 from .catalog import describe
 from .db import aware
-from .store import Game
+from .game import Game, Status, Termination
+from .limits import MAX_PLIES
 
 __all__ = ["board_view", "state_view", "move_view", "outcome_view", "summary_view", "full_moves", "black_first",
            "legal_view", "iso"]
 
 COLOUR = {WHITE: "white", BLACK: "black"}
 _ENDINGS = {
-    "resignation": "{winner} wins: {loser} resigned",
-    "time": "{winner} wins on time",
-    "insufficient material on time": "Draw: {loser} ran out of time, {winner} has only royal pieces left",
-    "agreement": "Draw by agreement",
-    "aborted": "Game aborted",
+    Termination.RESIGNATION: "{winner} wins: {loser} resigned",
+    Termination.TIME: "{winner} wins on time",
+    Termination.TIME_BARE_KING: "Draw: {loser} ran out of time, {winner} has only royal pieces left",
+    Termination.AGREEMENT: "Draw by agreement",
+    Termination.ABORTED: "Game aborted",
+    Termination.MOVE_LIMIT: f"Draw: the game reached {MAX_PLIES} moves",
 }
 
 
@@ -65,7 +67,7 @@ def _last_view(board: Board, move: Move) -> dict:
 def outcome_view(game: Game) -> dict | None:
     """How the game ended (None while it goes on)."""
     row = game.row
-    if row["status"] not in ("over", "aborted"):
+    if not game.status.finished:
         return None
     result, termination = row["result"], row["termination"]
     winner = {"1-0": "white", "0-1": "black"}.get(result)
@@ -86,7 +88,7 @@ def move_view(note: dict) -> dict:
 
 
 def _legal(game: Game) -> list[dict]:
-    return legal_view(game.board) if game.row["status"] == "playing" else []
+    return legal_view(game.board) if game.status == Status.PLAYING else []
 
 
 def legal_view(board: Board) -> list[dict]:

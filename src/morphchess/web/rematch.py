@@ -18,9 +18,10 @@ from . import clocks, seats
 from .actions import holder
 from .db import games
 from .errors import Conflict
+from .game import Game, Status
 from .routes_games import answer
 from .seats import token_of
-from .store import Game, Store
+from .store import Store
 
 __all__ = ["router", "rematch"]
 
@@ -49,7 +50,7 @@ def rematch(store: Store, gid: str, token: str | None, action: str) -> Game:
     def act(conn: Connection, game: Game, at: datetime) -> None:
         sides = holder(game, token)
         row = game.row
-        if row["status"] != "over":
+        if game.status != Status.OVER:
             raise Conflict("a rematch follows a finished game")
         if row["rematch"]:
             raise Conflict(f"the rematch has started already: game {row['rematch']}")

@@ -6,8 +6,9 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from .seats import client_key, token_of
-from .talk import Talk, stream
+from .limits import check, client_key
+from .seats import token_of
+from .talk import Talk, clean, stream
 
 __all__ = ["router"]
 
@@ -36,7 +37,10 @@ def read(request: Request, gid: str, since: int = Query(0, ge=0)):
 
 @router.post("/games/{gid}/talk", summary="write in the game's talk (players; spectators unless closed)")
 def write(request: Request, gid: str, body: MessageIn):
-    return _talk(request).post(gid, token_of(request), body.text, body.name, client_key(request))
+    text = clean(body.text)  # a refused text is not counted
+    request.app.state.store.get(gid)  # nor a message to no game
+    check(request, "talk")
+    return _talk(request).post(gid, token_of(request), text, body.name, client_key(request))
 
 
 @router.post("/games/{gid}/talk/spectators", summary="open or close the talk to spectators (a seat holder)")

@@ -7,7 +7,7 @@ import secrets
 
 from fastapi import Request
 
-__all__ = ["new_token", "digest", "held", "token_of", "SIDES", "other", "client_key"]
+__all__ = ["new_token", "digest", "held", "token_of", "SIDES", "other"]
 
 SIDES = ("white", "black")
 
@@ -38,8 +38,3 @@ def token_of(request: Request) -> str | None:
 def other(side: str) -> str:
     return "black" if side == "white" else "white"
 
-
-def client_key(request: Request) -> str:
-    """A short hash of the client's address: new games are counted per client (rate limit)."""
-    host = request.client.host if request.client else "?"
-    return hashlib.sha256(host.encode()).hexdigest()[:16]

@@ -61,6 +61,7 @@ def variant_view(key: str, v: Variant) -> dict:
         "name": v.name,
         "files": v.files,
         "ranks": v.ranks,
+        "holes": sorted(v.square_name(s) for s in v.holes),
         "setups": list(v.setups),
         "types": types,
         "promotion": {"zone": v.promo_zone, "choices": [letter(i) for i in v.promo_choice]},

@@ -1,14 +1,14 @@
 """Talk in a game (players' and spectators' messages), closing it to spectators, rematch offers.
 
 Revision ID: 0003
-Revises: 0001
+Revises: 0002
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision = "0001"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 

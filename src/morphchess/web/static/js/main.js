@@ -3,7 +3,7 @@
 
 import { analysisActive, analysisFromAddress, analysisMove, closeAnalysis, openAnalysis, wireAnalysis } from "./analysis.js";
 import { api, ApiError, useToken } from "./api.js";
-import { BoardView, pieceName, pieceSvg } from "./board.js";
+import { BoardView, pieceImage, pieceName } from "./board.js";
 import { choose } from "./chooser.js";
 import { Clocks } from "./clock.js";
 import { engineLine } from "./engineline.js";
@@ -40,7 +40,7 @@ const app = {
 const board = new BoardView($("board"), {
   onMove: (move) => boardMove(move),
   choose: (title, moves, anchor) => choose(title, moves.map((m) => ({
-    id: m.uci, value: m, svg: pieceSvg(app.variant, m.new),
+    id: m.uci, value: m, image: pieceImage(app.variant, m.new),
     label: pieceName(app.variant, m.new).replace(/^\w+ /, "") + legsText(m),
   })), anchor),
   onSelect: () => { $("transform").disabled = !board.canTransform(); },
@@ -94,7 +94,7 @@ function addVariantOption(key, title) {
 
 function fillSetups(variant) {
   $("setup-label").hidden = variant.setups.length < 2;
-  $("setup").innerHTML = variant.setups.map((s) => `<option value="${s}">${s}</option>`).join("");
+  $("setup").replaceChildren(...variant.setups.map((s) => new Option(s, s)));
 }
 
 function showVariant(variant) {
@@ -300,6 +300,7 @@ async function openById(id, token) {
   let state = await api.game(id);
   if (token && state.you.some((side) => state.seats[side] === "free")) { // an invite: take the seat
     state = await api.join(id, $("name").value || null);
+    if (state.seat) token = state.seat.token; // the link's token works once: the seat's own replaces it
   }
   await openGame(state, token);
 }
@@ -507,8 +508,7 @@ async function restore() {
 }
 
 async function start() {
-  $("level").innerHTML = (await api.levels())
-    .map((l) => `<option value="${l.level}">${l.level} (${l.text})</option>`).join("");
+  $("level").replaceChildren(...(await api.levels()).map((l) => new Option(`${l.level} (${l.text})`, l.level)));
   $("level").value = "3";
   for (const v of await api.variants()) addVariantOption(v.key, titleOf(v));
   wire();

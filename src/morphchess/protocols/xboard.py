@@ -14,10 +14,11 @@ import re
 import sys
 from typing import TextIO
 
-from .board import Board, Move
-from .errors import InputError
-from .notation import FenError, MoveError
-from .protocol import (
+from ..board import Board, Move
+from ..errors import InputError
+from ..notation import FenError, MoveError
+from ..variant import BLACK, WHITE, PieceType, Variant
+from .common import (
     ENGINE_NAME,
     Clock,
     Output,
@@ -30,7 +31,6 @@ from .protocol import (
     variant_of,
     warm_up,
 )
-from .variant import BLACK, WHITE, PieceType, Variant
 
 __all__ = ["XboardEngine", "main", "piece_to_char", "hand_types", "xboard_betza", "move_text", "setup_commands"]
 
