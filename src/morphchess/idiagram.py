@@ -652,7 +652,8 @@ def _river(variant: Variant) -> str | None:
     """A promotion zone that is the far half of the board: ID pages with a river confine pieces by script."""
     if variant.promo_zone and variant.ranks >= 6 and variant.promo_zone in (variant.ranks // 2, -(-variant.ranks // 2)):
         return (f"promoZone={variant.promo_zone} of {variant.ranks} ranks is the far half of the board, a river: "
-                "a page may confine pieces to a palace or to their side of it by script (Xiangqi); not played")
+                "a page may confine pieces to a palace or to their side of it by script (Xiangqi); not played: "
+                "here every piece may leave the palace and cross the river")
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..pieces import code
+from ..position import Position
 from ..variant import BLACK, WHITE, PieceType, Variant
 from .pieces import svg, symbol_of
 
@@ -20,7 +21,9 @@ def move_diagram(v: Variant, t: PieceType) -> dict:
 
     def targets(piece: int) -> tuple[set, set]:
         reach = list(tables.reach(piece, centre))
-        return {to for to, _b, move, _c, _ep in reach if move}, {to for to, _b, _m, cap, _ep in reach if cap}
+        quiet, captures = _path_targets(v, piece, centre)
+        return (quiet | {to for to, _b, move, _c, _ep in reach if move},
+                captures | {to for to, _b, _m, cap, _ep in reach if cap})
 
     quiet, captures = targets(code(t.index, WHITE, tracks))
     initial: set = set()
@@ -35,6 +38,32 @@ def move_diagram(v: Variant, t: PieceType) -> dict:
         "both": sorted(name(s) for s in quiet & captures - initial),
         "initial": sorted(name(s) for s in initial),
     }
+
+
+def _path_targets(v: Variant, piece: int, centre: int) -> tuple[set, set]:
+    """Where the multi-leg moves (XBetza ``a``) of code ``piece`` on ``centre`` end: on an empty board
+    (quiet), and taking a lone Black piece put on each square in turn (captures).  ``Tables.reach``
+    leaves these out; the move walker follows their legs."""
+    t = v.tables
+    more = t.moves[piece][centre][3]
+    if not more or not more[2]:
+        return set(), set()
+    enemy = code(next((x.index for x in v.types if not x.royal), v.types[0].index), BLACK)
+
+    def ends(board: list[int]) -> set:
+        moves = Position.from_board(v, board).pseudo_moves()
+        return {m.target for m in moves if m.origin == centre and m.target != centre}
+
+    empty = [0] * t.size
+    empty[centre] = piece
+    captures = set()
+    for sq in range(t.size):
+        if sq != centre and sq not in t.holes:
+            board = list(empty)
+            board[sq] = enemy
+            if sq in ends(board):
+                captures.add(sq)
+    return ends(empty), captures
 
 
 def variant_view(key: str, v: Variant) -> dict:
