@@ -148,11 +148,13 @@ def test_every_write_has_a_rate_limit_that_a_forged_address_does_not_bypass(tmp_
         assert code(r) == (429, "rate_limited") and r.headers["retry-after"] == "3600"
 
 
-def test_the_address_is_read_from_x_forwarded_for_only_from_a_trusted_proxy(tmp_path):
+def test_the_address_is_read_from_x_forwarded_for_only_from_a_trusted_proxy(tmp_path, caplog):
     limits = Limits(games_per_minute=1, trusted_proxies=("10.0.0.0/8",))
-    with TestClient(create_app(f"sqlite:///{tmp_path}/g.db", limits), client=("10.1.2.3", 5000)) as proxy:
+    with TestClient(create_app(f"sqlite:///{tmp_path}/g.db", limits), client=("10.1.2.3", 5000)) as proxy, \
+            caplog.at_level(logging.INFO, logger="morphchess.access"):
         for client in ("203.0.113.1", "203.0.113.2"):  # two clients behind the proxy: one game each
             assert proxy.post("/api/games", json={}, headers={"X-Forwarded-For": client}).status_code == 200
+        assert caplog.records[-1].getMessage().startswith("203.0.113.2 POST /api/games 200")  # logged as such
         # a client forging a first hop: the proxy appended the address it saw, which is counted
         forged = {"X-Forwarded-For": "198.51.100.9, 203.0.113.1"}
         assert code(proxy.post("/api/games", json={}, headers=forged)) == (429, "rate_limited")

@@ -157,8 +157,11 @@ def check(request: Request, action: str) -> None:
 class RateLimiter:
     """Counts each client's writes of each kind in the database and refuses those over the limit."""
 
+    SWEEP_EVERY = 200  # checks between two deletions of every count older than the longest window
+
     def __init__(self, db: Database, limits: Limits) -> None:
         self.db, self.limits = db, limits
+        self._checks = 0
 
     def check(self, client: str, action: str) -> None:
         """Count one ``action`` of ``client`` now, or raise RateLimited (429) if it is one too many."""
@@ -171,6 +174,9 @@ class RateLimiter:
         with self.db.write() as conn:
             mine = (hits.c.client == client) & (hits.c.action == action)
             conn.execute(delete(hits).where(mine, hits.c.at <= at - window))
+            self._checks += 1
+            if self._checks % self.SWEEP_EVERY == 0:  # clients that never came back
+                conn.execute(delete(hits).where(hits.c.at <= at - timedelta(hours=1)))
             recent = conn.execute(select(func.count()).select_from(hits).where(mine)).scalar_one()
             if recent >= allowed:
                 seconds = int(window.total_seconds())
