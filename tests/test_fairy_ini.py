@@ -175,3 +175,53 @@ def test_fairy_stockfish_variants_ini(capsys):
 def test_fairy_stockfish_variants_ini_depth3():
     played, _refused = _walk_file(3)
     assert len(played) >= 15
+
+
+# -- converting between the languages ---------------------------------------------------------------
+@pytest.mark.parametrize("name", ["crossroads", "morphomania", "chess", "capablanca", "makruk", "shako", "chessgi",
+                                  "shatranj", "extinction", "grasshopper"])
+def test_to_fairy_means_the_same_to_fairy_stockfish(name):
+    """A built-in written as a variants.ini section: Fairy-Stockfish and morphchess read the same game
+    from it (the Degens games without their morph tables, which the conversion reports lost)."""
+    sf = pytest.importorskip("pyffish")
+    from morphchess import builtin
+    from morphchess.convert import to_fairy
+
+    from common import perft_against
+    text, lost = to_fairy(builtin(name))
+    assert ("morph tables" in " ".join(lost)) == (name in ("crossroads", "morphomania"))
+    converted = text.replace(f"[{name}]", f"[rt-{name}]")
+    sf.load_variant_config(converted)
+    v = quiet_load(converted)
+    fen = sf.start_fen(f"rt-{name}")
+    assert to_fen(Position(v)).split()[0] == fen.split()[0]
+    perft_against(Position(v), lambda moves: set(sf.legal_moves(f"rt-{name}", fen, moves)), 2, None, move_text)
+
+
+@pytest.mark.parametrize("name", ["capablanca", "chessgi", "courier", "grasshopper", "knightmate"])
+def test_to_id_and_back(name):
+    """variants.ini -> ID text -> variant: the same game, perft(3) for perft(3)."""
+    from morphchess import builtin
+    from morphchess.convert import to_id
+    from morphchess.idiagram import load as load_id
+    from morphchess.variants import definition_text
+    id_text, lost = to_id(definition_text(name), name)
+    assert lost == []
+    a, b = Position(builtin(name)), Position(load_id(id_text, name))
+    assert to_fen(a) == to_fen(b) and a.perft(3) == b.perft(3)
+
+
+def test_to_id_reports_forced_promotion_lost():
+    from morphchess.convert import to_id
+    from morphchess.variants import definition_text
+    _text, lost = to_id(definition_text("makruk"), "makruk")
+    assert any("mandatoryPawnPromotion" in line for line in lost)
+
+
+def test_conversions_refuse_what_does_not_convert():
+    from morphchess import builtin
+    from morphchess.convert import to_fairy
+    with pytest.raises(VariantError, match="one letter"):
+        to_fairy(quiet_load("files=5 ranks=5\npawn:P:fW::a2\nqueen:+Q:Q::b1\nking:K:K::e1\n"))
+    _text, lost = to_fairy(builtin("polymorph"))
+    assert any("transformations" in line for line in lost) and any("setups" in line for line in lost)

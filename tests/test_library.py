@@ -126,3 +126,48 @@ def test_chess960_castling():
     v = game("chess960")
     fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1"
     assert walk(from_fen(v, fen), "chess", fen, 3, chess960=True) > 1000
+
+
+# -- the catalogue ------------------------------------------------------------------------------------
+def test_catalogue_search():
+    from morphchess.library import entry, search
+    assert {e.name for e in search("drops")} >= {"chessgi", "pocketknight"}
+    assert "chess" not in {e.name for e in search("drops")}
+    assert {e.name for e in search("morphs")} == {"crossroads", "morphing-chess", "morphomania", "snappy-chess"}
+    assert {e.name for e in search("hoppers")} == {"grasshopper", "shako"}
+    assert {e.name for e in search("10x8 castling")} == {"capablanca", "centaur", "embassy", "gothic"}
+    assert [e.name for e in search("capablanca")][:1] == ["capablanca"]
+    assert search("no such thing at all") == []
+    e = entry("chancellor")
+    assert (e.title, e.author, e.size, e.fairy_name) == ("Chancellor Chess", "Benjamin R. Foster", "9x9", "chancellor")
+    assert entry("chess960").fairy_name == "fischerandom" and entry("crossroads").fairy_name is None
+    assert all(entry(n).rules.startswith("http") for n in LIBRARY)
+
+
+def test_cli_variants_search_and_perft_of_a_section(capsys, tmp_path):
+    from morphchess.cli import main
+    assert main(["variants", "--search", "drops"]) == 0
+    out = capsys.readouterr().out
+    assert "chessgi" in out and "pocketknight" in out and "crossroads" not in out
+    assert main(["variants", "--search", "no-such-feature"]) == 2
+    assert "no built-in variant fits" in capsys.readouterr().err
+    path = tmp_path / "my.ini"
+    path.write_text("[myvariant:chess]\ncustomPiece1 = a:BN\n"
+                    "startFen = rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1\n")
+    sf.load_variant_config(path.read_text())
+    assert main(["perft", f"{path}:myvariant", "3"]) == 0
+    counted = int(capsys.readouterr().out.split()[-1])
+    fen = sf.start_fen("myvariant")
+    first = sf.legal_moves("myvariant", fen, [])
+    assert counted == sum(len(sf.legal_moves("myvariant", fen, [m, n]))
+                          for m in first for n in sf.legal_moves("myvariant", fen, [m]))
+
+
+def test_cli_convert_definition(capsys):
+    from morphchess.cli import main
+    assert main(["convert-definition", "crossroads"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("[crossroads]") and "lost: morph tables" in captured.err
+    assert main(["convert-definition", "capablanca"]) == 0
+    assert capsys.readouterr().out.startswith("files=10 ranks=8")
+    assert main(["convert-definition", "capablanca", "--to", "fairy"]) == 2
