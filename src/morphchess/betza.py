@@ -53,6 +53,9 @@ class Step:
     ep: bool = False
     lame: bool = False
     initial: bool = False
+    # a lame leap that gives en-passant rights on the squares it passes, as the ID reads XBetza:
+    # 'n' after 'i' (the pawn's initial double step) or 'nn' (a double step from any square)
+    ep_rights: bool = False
 
 
 @dataclass(frozen=True)
@@ -269,6 +272,16 @@ def leg_vector(leg: Leg, d: int) -> tuple[int, int]:
     return ra * x + rb * y, rc * x + rd * y
 
 
+def _ep_rights(mods: str, x: int, y: int) -> bool:
+    """Does a lame leap give en-passant rights?  The ID's reading: an 'n' that follows an 'i' or
+    another 'n' on a leap of up to four squares (``ifmnD``, ``fmnnD``); morphchess also takes
+    ``nifmD``, the modifiers in either order."""
+    n = mods.find("n")
+    if n < 0 or max(abs(x), abs(y)) < 2 or max(abs(x), abs(y)) > 4:
+        return False
+    return "i" in mods or "n" in mods[n + 1:]
+
+
 def _lame_ok(text: str, pos: int, a: int, b: int, rider: bool) -> None:
     if rider and (a, b) not in ((1, 0), (1, 1)):
         raise BetzaError(text, pos, "lame riders ('n' on a rider) are not supported")
@@ -442,7 +455,7 @@ class _Collector:
             self.steps.append(Step(x, y, u.rng, move="m" in mods or not has_mode,
                                    capture="c" in mods or not has_mode, ep="e" in mods,
                                    lame="n" in mods and not (abs(x) <= 1 and abs(y) <= 1),
-                                   initial="i" in mods))
+                                   initial="i" in mods, ep_rights=_ep_rights(mods, x, y)))
 
     def hop(self, u: _Unit, modes: str) -> None:
         """``p`` and ``g`` on one leg: :class:`Hop` values."""
