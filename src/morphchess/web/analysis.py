@@ -258,4 +258,10 @@ def tree_pgn(request: Request, body: TreeIn):
     store = _store(request)
     start = _board(request, body)
     headers = pgn_headers(store.get(body.game)) if body.game else {}
-    return PlainTextResponse(pgn.write_lines(start, _lines(start, body.nodes), headers))
+    return PlainTextResponse(within(GENERATION_SECONDS, _tree_pgn, start, body.nodes, headers))
+
+
+def _tree_pgn(start: Board, nodes: list[NodeIn], headers: dict[str, str]) -> str:
+    """The tree read and written as PGN (each move checked and written on its board: the work of the
+    generation budget)."""
+    return pgn.write_lines(start, _lines(start, nodes), headers)
