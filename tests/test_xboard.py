@@ -30,10 +30,11 @@ from morphchess.protocols.xboard import (
     xboard_betza,
     xboard_fen,
 )
-from morphchess.variants import builtin, names
+from morphchess.variants import builtin
 from test_xbetza_drops import DEFINITION as CRAZYHOUSE
 from test_xbetza_shogi import DEFINITION as MINISHOGI
 
+from common import VARIANTS
 from protocol_support import ENGINE, Session, engine_command
 
 pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
@@ -52,7 +53,7 @@ def test_python_chess_plays_a_whole_game():
     assert board.is_checkmate() and board.turn == chess.WHITE
 
 
-@pytest.mark.parametrize("variant", [n for n in names() if n != "chess"])
+@pytest.mark.parametrize("variant", [n for n in VARIANTS if n != "chess"])
 def test_every_variant_through_xboard(variant):
     """A whole game of each variant, the engine behind CECP (``variant NAME``) against a random player."""
     r = run_match(variant, "random", f"xboard:{engine_command('xboard')}", 1, movetime_ms=30, seed=5)

@@ -51,6 +51,8 @@ def start_position(v: Variant, setup: str | None, fen: str | None, moves: str | 
         raise UsageError("give --fen or --setup, not both")
     if fen is not None and not fen.strip():
         raise UsageError("--fen is empty: give position text, or leave --fen out for the start position")
+    if moves is not None and not moves.strip():
+        raise UsageError("--moves is empty: give coordinate moves, or leave --moves out")
     board = Board(v, fen=fen, setup=setup)
     for text in (moves or "").split():
         try:

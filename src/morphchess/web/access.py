@@ -15,12 +15,23 @@ from urllib.parse import parse_qsl, urlencode
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["AccessLog", "redact"]
+__all__ = ["AccessLog", "redact", "log_to_stderr"]
 
 _log = logging.getLogger("morphchess.access")
 _TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-]{22,}")
 _SECRET_NAMES = re.compile(r"token|seat|auth|key|secret|password", re.I)
 REDACTED = "[redacted]"
+
+
+def log_to_stderr() -> None:
+    """Write the access log to stderr, one timestamped line a request (``serve``, ``app_from_env``)."""
+    if _log.handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    _log.addHandler(handler)
+    _log.setLevel(logging.INFO)
+    _log.propagate = False
 
 
 def redact(path: str, query: str) -> str:

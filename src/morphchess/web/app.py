@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import text
 
 from . import apidocs, errors
-from .access import AccessLog
+from .access import AccessLog, log_to_stderr
 from .bots import Bots, search_limits
 from .catalog import Catalog, describe
 from .db import Database, default_url
@@ -93,7 +93,10 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
 
 def app_from_env() -> FastAPI:
     """The app on the database named by $MORPHCHESS_DB, with the limits of $MORPHCHESS_GAMES_PER_MINUTE
-    and the like (:meth:`Limits.from_env`), for ``uvicorn --factory --workers N``."""
+    and the like (:meth:`Limits.from_env`), for ``uvicorn --factory --workers N``; the access log goes
+    to stderr unless $MORPHCHESS_ACCESS_LOG is 0."""
+    if os.environ.get("MORPHCHESS_ACCESS_LOG", "1") != "0":
+        log_to_stderr()
     return create_app(os.environ.get("MORPHCHESS_DB"), Limits.from_env())
 
 

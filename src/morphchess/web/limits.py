@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the command line reads the Limits without loading the web s
 
 __all__ = ["Limits", "LimitError", "RateLimiter", "check", "client_key", "client_address", "within",
            "record_words", "MAX_PLIES", "MAX_DEFINITION", "MAX_SIDE", "MAX_RECORD", "COMPILE_SECONDS",
-           "IMPORT_SECONDS"]
+           "IMPORT_SECONDS", "GENERATION_SECONDS"]
 
 T = TypeVar("T")
 
@@ -36,6 +36,7 @@ MAX_DEFINITION = 64 * 1024  # characters of definition text (pastes, games, impo
 MAX_SIDE = 16  # files and ranks of a pasted definition
 COMPILE_SECONDS = 5.0  # a definition not compiled by then is refused (and remembered as refused)
 IMPORT_SECONDS = 10.0  # a record not read by then is refused
+GENERATION_SECONDS = 10.0  # a new game's start position and moves not set up by then are refused (2000 moves: 6 s)
 MAX_RECORD = 200_000  # characters of an imported record
 _NOT_MOVES = re.compile(r"\{[^}]*\}|;[^\n]*|\[[^\]]*\]|^//.*$|\d+\.+|\$\d+|1-0|0-1|1/2-1/2|\*|[!?]+", re.M)
 

@@ -296,10 +296,9 @@ def import_record(request: Request, body: ImportIn):
         board = within(IMPORT_SECONDS, read_record, body.text, form, store.catalog.get(chosen), setup, True).board
     except InputError as e:
         raise BadInput(f"{form} record: {e}") from None
-    spec = NewGame(variant=store.catalog.key_of(board.variant), setup=board.setup,
-                   fen=board.root_fen if board.custom_start else None, moves=[m.uci() for m in board.move_stack],
-                   white=body.white, black=body.black, level=body.level)
-    game, tokens = create(store, spec, client_key(request))
+    spec = NewGame(variant=store.catalog.key_of(board.variant), white=body.white, black=body.black,
+                   level=body.level)
+    game, tokens = create(store, spec, client_key(request), board)
     return _created(request, game, tokens)
 
 
