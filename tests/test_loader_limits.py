@@ -188,3 +188,10 @@ def test_hostile_variants_ini_sections_are_refused_before_the_board_is_walked(ke
         load_any(f"[hostile:chess]\n{keys}\npromotionRegionWhite = a* *8\n", "hostile")
     assert time.perf_counter() - start < QUICK
     assert "\n" not in str(e.value) and len(str(e.value)) < 300
+
+
+@pytest.mark.parametrize("move", ["e02e04", "e2e٤", "e2e４", "e2e" + "4" * 5000])
+def test_coordinate_moves_take_only_ascii_square_numbers_without_leading_zeros(capsys, move):
+    assert main(["perft", "chess", "1", "--moves", move]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--moves" in err and len(err) < 300

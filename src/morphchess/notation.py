@@ -307,10 +307,11 @@ def _square(variant: Variant, name: str, where: str) -> int:
 
 
 # -- coordinate move text ------------------------------------------------------
-_LEG = r"[a-z][0-9]{1,3}-?[a-z][0-9]{1,3}"
+_SQ = r"[a-z][1-9][0-9]{0,2}"  # a square: ASCII digits, no leading zero
+_LEG = rf"{_SQ}-?{_SQ}"
 _COORD = re.compile(rf"(?P<legs>{_LEG}(?:,{_LEG})*)(?P<suffix>[a-z]?)")
-_DROP = re.compile(r"(\+?[a-z])@([a-z][0-9]{1,3})")
-_SQUARE = re.compile(r"[a-z][0-9]{1,3}")
+_DROP = re.compile(rf"(\+?[a-z])@({_SQ})")
+_SQUARE = re.compile(_SQ)
 _COUNTER = re.compile(r"[0-9]{1,9}")
 
 

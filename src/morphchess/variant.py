@@ -120,7 +120,7 @@ class Variant(_Freezable):
     def square(self, name: str) -> int:
         """Square index of a name such as ``e4`` or ``a10``; ValueError if it is not on the board."""
         name = name.strip().lower()
-        if not re.fullmatch(r"[a-z][0-9]+", name):
+        if not re.fullmatch(r"[a-z][1-9][0-9]{0,2}", name):
             raise ValueError(f"{quote(name)} is not a square name")
         f, r = ord(name[0]) - 97, int(name[1:]) - 1
         if not (0 <= f < self.files and 0 <= r < self.ranks):
