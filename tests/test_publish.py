@@ -198,6 +198,11 @@ def test_rules_in_words():
     assert "knishop (A)" in said["polymorph"]["Transformation"]
     assert "Morphing" not in said["chess"] and "Morphing" in said["morphomania"]
     assert "warlock (W)" in said["elven-chess.txt"]["Captures"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        limited = load(builtin("chess").text.replace("promoChoice=QRBN", "promoChoice=!Q*RB2N"))
+    assert "(queen (Q) not on the last rank; rook (R) only while one is in hand; bishop (B) only within 2 rank(s)" \
+        in dict(rule_sentences(limited))["Promotion"]
     shogi = dict(rule_sentences(real("elven-shogi.txt")))
     assert shogi["Promotion"].startswith("Shogi style") and "pawn to dwarf" in shogi["Promotion"]
 
