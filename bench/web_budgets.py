@@ -4,7 +4,8 @@
 
 Each case runs in a fresh process (the app on a new SQLite file, its built-in variants loaded), so
 that the memory figure is that request's own: the growth of the process's peak resident size while
-it is answered.  Printed per case: the answer's status, wall seconds and peak growth in MB.  Refused
+it is answered.  Printed per case: the answer's status, wall seconds and peak growth in MB; then
+another client's latency with and without ten engine games thinking on the heavy definition.  Refused
 cases show how soon a request over a limit is turned away; the others are the most a client can ask
 within the limits (a 16x16 paste of many riders, 2000 moves, a level-8 engine search, ...).
 """
@@ -71,6 +72,33 @@ def _run(case: tuple[str, str, dict | None], engine_seconds: float, out) -> None
         out.put((r.status_code, seconds, grown, len(r.content)))
 
 
+def _latency(engines: int, limits_games: int, out) -> None:
+    """Median and 90th percentile of another client's GET while ``engines`` engine-vs-engine games of
+    the heavy 16x16 definition think at level 3 (the server running ``limits_games`` searches at once)."""
+    import statistics
+
+    from fastapi.testclient import TestClient
+
+    from morphchess.web import create_app
+    from morphchess.web.limits import Limits
+    limits = Limits.every_rate(10**6)
+    limits = Limits(**{**{f: getattr(limits, f) for f in limits.__dataclass_fields__},
+                       "engine_games": limits_games})
+    with tempfile.TemporaryDirectory() as folder, TestClient(create_app(f"sqlite:///{folder}/g.db", limits)) as c:
+        mine = c.post("/api/games", json={"black": "human"}).json()["id"]
+        for _ in range(engines):
+            c.post("/api/games", json={"definition": HEAVY, "white": "engine", "black": "engine", "level": 3})
+        time.sleep(2 if engines else 0)
+        times = []
+        for _ in range(60):
+            start = time.perf_counter()
+            c.get(f"/api/games/{mine}")
+            times.append(time.perf_counter() - start)
+            time.sleep(0.05)
+        times.sort()
+        out.put((statistics.median(times) * 1000, times[int(len(times) * 0.9)] * 1000))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine-seconds", type=float, default=10.0, help="the server's engine cap (default 10)")
@@ -84,6 +112,14 @@ def main() -> None:
         status, seconds, grown, size = out.get(timeout=600)
         child.join()
         print(f"{name:52} {status:>6} {seconds:>8.2f} {grown:>8.1f} {size / 1024:>9.1f}", flush=True)
+    print(f"\n{'another client GET /api/games/ID while':52} {'p50 ms':>8} {'p90 ms':>8}")
+    for engines in (0, 10):
+        out = ctx.Queue()
+        child = ctx.Process(target=_latency, args=(engines, 2, out))
+        child.start()
+        p50, p90 = out.get(timeout=600)
+        child.join()
+        print(f"{f'{engines} engine games think (2 searches at once)':52} {p50:>8.0f} {p90:>8.0f}", flush=True)
 
 
 if __name__ == "__main__":

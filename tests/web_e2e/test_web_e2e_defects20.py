@@ -157,7 +157,12 @@ def test_the_page_does_not_scroll_itself_and_the_first_row_shows(pages):
     assert first["y"] >= box["y"] and first["y"] + first["height"] <= box["y"] + box["height"]
 
 
-def test_morph_badge_on_an_empty_square_is_clear_and_not_under_the_dot(page):
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+@pytest.mark.parametrize("device", [{}, PHONE], ids=["desktop", "phone"])
+def test_morph_badge_on_an_empty_square_is_clear_and_not_under_the_dot(pages, device):
+    page = pages.open(**device)
     start(page, "crossroads")
     sq(page, "f2").click()  # a Crossroads pawn on f3 becomes an amazon
     ghost = sq(page, "f3").locator(".preview.ghost")

@@ -30,6 +30,7 @@ from .limits import MAX_PLIES
 __all__ = ["Store", "Boards", "parse_move"]
 
 BOARD_CACHE = 256  # boards kept per process, so that a change replays only the moves it has not seen
+LISTED_FROM_PLY = 2  # the lobby lists a local game once both sides have moved
 
 
 class Boards:
@@ -200,8 +201,11 @@ class Store:
 
     # -- the lobby ---------------------------------------------------------------------------
     def lobby(self, status: tuple[str, ...], limit: int = 50) -> list[dict]:
+        """Games of these statuses, newest first; a local game only once both sides have moved (the page
+        starts a local game on every first visit: those would fill the lobby)."""
+        played = (games.c.mode != "local") | (games.c.ply >= LISTED_FROM_PLY)
         with self.db.read() as conn:
-            rows = conn.execute(games.select().where(games.c.status.in_([str(s) for s in status]))
+            rows = conn.execute(games.select().where(games.c.status.in_([str(s) for s in status]), played)
                                 .order_by(games.c.updated.desc()).limit(limit)).mappings().all()
         return [dict(r) for r in rows]
 

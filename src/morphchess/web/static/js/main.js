@@ -1,6 +1,7 @@
 // The page: which game is shown and who we are in it, live updates, the game controls, typed moves,
 // records and pasted definitions.  Every rule and every engine move comes from the server.
 
+import { analysisActive, analysisFromAddress, analysisMove, closeAnalysis, openAnalysis, wireAnalysis } from "./analysis.js";
 import { api, ApiError, useToken } from "./api.js";
 import { BoardView, pieceImage, pieceName } from "./board.js";
 import { choose } from "./chooser.js";
@@ -9,10 +10,17 @@ import { engineLine } from "./engineline.js";
 import { follow } from "./events.js";
 import { renderLegend } from "./legend.js";
 import { keepInView, plyBase, renderMoves } from "./movelist.js";
+import { wireLooks } from "./looks.js";
+import { drawMyGames, linksAgain } from "./mygames.js";
 import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
-import { wireRecords } from "./records.js";
-import { fromAddress, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
+import { cancelPremove, markPremove, premoveMoves, premoveSide, queuePremove, takePremove } from "./premove.js";
+import { drawDownloads, wireRecords } from "./records.js";
+import { fromAddress, keepInvite, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
 import { beep, setSound, soundOn } from "./sound.js";
+import { drawSummary, rematchStarted } from "./summary.js";
+import { drawTalk, followTalk, wireTalk } from "./talk.js";
+import { timeControl, wireTimeControl } from "./timecontrol.js";
+import { drawTurn, wireTurn } from "./turn.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = "morphchess.name";
@@ -30,7 +38,7 @@ const app = {
 };
 
 const board = new BoardView($("board"), {
-  onMove: (move) => sendMove(move.uci, move),
+  onMove: (move) => boardMove(move),
   choose: (title, moves, anchor) => choose(title, moves.map((m) => ({
     id: m.uci, value: m, image: pieceImage(app.variant, m.new),
     label: pieceName(app.variant, m.new).replace(/^\w+ /, "") + legsText(m),
@@ -38,6 +46,15 @@ const board = new BoardView($("board"), {
   onSelect: () => { $("transform").disabled = !board.canTransform(); },
 });
 const clocks = new Clocks($("clocks"));
+
+// A move made on the board: on the analysis board, queued as a premove, or played.
+function boardMove(move) {
+  if (analysisActive()) analysisMove(move);
+  else if (premoveSide(app.game, app.you)) {
+    queuePremove(move);
+    markPremove();
+  } else sendMove(move.uci, move);
+}
 
 // How the chooser tells moves to the same square apart: where a multi-leg move captures on the way,
 // where an unload move puts the piece it takes (a swap: back on the mover's square).
@@ -127,6 +144,8 @@ async function setGame(game, { switching = false, you = null } = {}) {
   if (you) app.you = you;
   app.game = game;
   if (!old || old.id !== game.id) { // the controls show the new game's choices; later they are the user's
+    closeAnalysis();
+    cancelPremove();
     app.viewing = null;
     $("setup").value = game.setup;
     $("white").value = game.players.white;
@@ -137,11 +156,23 @@ async function setGame(game, { switching = false, you = null } = {}) {
     if (board.flipped !== (app.you.length === 1 ? app.you[0] === "black"
       : game.players.white === "engine" && game.players.black === "human")) board.flip();
   }
+  drawTurn(old, game, app.you);
+  followTalk(game.id, app.you.length > 0);
+  drawTalk(app.you);
+  if (!old || old.id !== game.id || old.ply !== game.ply || old.status !== game.status) {
+    drawMyGames(game.id);
+  }
   soundFor(old, game);
   announce(old, game);
   rememberGame(game.id);
   showAddress(game.id);
   draw();
+  const premove = myTurn(game) && !app.pending && takePremove();
+  if (premove) sendMove(premove.uci);
+  if (rematchStarted(old, game) && app.you.length) { // the same token holds the rematch's seats
+    keepToken(game.rematch, tokenOf(game.id));
+    await openById(game.rematch, tokenOf(game.id));
+  }
 }
 
 // The online choices say how the game shown is played (after a reload too): our side, its time control.
@@ -170,14 +201,18 @@ function statusText(game) {
 function draw() {
   const game = app.game;
   document.body.dataset.version = game.version; // the state shown (for tests and curious readers)
-  if (app.viewing === null) {
-    board.render(game, game.legal, myTurn(game) && !app.pending);
+  if (app.viewing === null && !analysisActive()) {
+    if (!app.pending && premoveSide(game, app.you)) drawPremoves(game);
+    else board.render(game, game.legal, myTurn(game) && !app.pending);
+    markPremove();
     $("viewing").hidden = true;
     $("board").classList.remove("viewing");
   }
   drawMoves();
   drawEngine(game.engine);
   drawOnline(game, app.you);
+  drawDownloads(game);
+  drawSummary(game, app.you, { answer: (action) => act("Rematch", () => api.rematch(game.id, action)), analyse });
   clocks.set(game.clock);
   const local = game.mode === "local";
   const owner = local && app.you.length > 0;
@@ -189,6 +224,16 @@ function draw() {
   $("transform").disabled = !board.canTransform();
   $("status").textContent = statusText(game);
   $("status").classList.toggle("over", Boolean(game.outcome) || game.status === "aborted");
+}
+
+// While the other side thinks, our pieces may be picked up for a premove.
+function drawPremoves(game) {
+  board.render(game, [], false);
+  premoveMoves(game).then((moves) => {
+    if (app.game !== game || app.viewing !== null || analysisActive() || app.pending) return;
+    board.render(game, moves, true);
+    markPremove();
+  });
 }
 
 function drawEngine(info) {
@@ -238,6 +283,9 @@ async function openGame(state, token, created = null) {
   useToken(token);
   await setGame(state, { switching: true, you: created ? created.seat.sides : state.you || [] });
   if (created && state.mode !== "local") showLinks(created);
+  if (created && created.invite) keepInvite(state.id, created.invite.link);
+  const again = !created && linksAgain(state);
+  if (again) showLinks(again);
   notice("");
   let lost = false;
   app.unfollow = follow(state.id, state.ply, {
@@ -378,13 +426,54 @@ function startNew(extra = {}) {
 function startOnline(mode) {
   return startNew({
     mode, side: $("online-side").value, white: null, black: null,
-    time_control: $("time-control").value || null,
+    time_control: timeControl(),
   });
+}
+
+// -- the analysis board ------------------------------------------------------------------------------------
+// The game shown, from its start to the position viewed, on the analysis board.
+function analyse() {
+  const game = app.game;
+  const ply = app.viewing === null ? game.history.length : app.viewing;
+  app.viewing = null;
+  $("viewing").hidden = true;
+  $("board").classList.remove("viewing");
+  openAnalysis({ variant: game.variant, setup: game.setup, fen: game.start_fen, game: game.id }, game.history, ply)
+    .catch((e) => notice(refusal("Analysis", e)));
+}
+
+// The record or position text in the Records box on the analysis board (a position: one line with a "/").
+async function analyseText() {
+  const text = $("record-text").value.trim();
+  const { variant, definition } = { variant: $("variant").value, ...variantSpec() };
+  if (!text.includes("\n") && text.includes("/") && !text.includes("[")) {
+    await openAnalysis({ variant, fen: text });
+    return;
+  }
+  const view = await api.analysisRecord({ text, variant, definition, setup: app.variant.setups.length > 1 ? $("setup").value : null });
+  await openAnalysis({ variant: view.variant, setup: view.setup, fen: view.start_fen }, view.moves);
+}
+
+function wireAnalysisBoard() {
+  wireAnalysis({
+    board,
+    useVariant: async (key) => { if (!app.variant || app.variant.key !== key) showVariant(await variantView(key)); },
+    closed: async () => {
+      if (app.variant.key !== app.game.variant) showVariant(await variantView(app.game.variant));
+      draw();
+    },
+    notice,
+  });
+  $("analyse").onclick = analyse;
+  $("analyse-text").onclick = () => {
+    $("record-error").textContent = "";
+    analyseText().catch((e) => { $("record-error").textContent = e.message; });
+  };
 }
 
 // -- wiring ----------------------------------------------------------------------------------------------
 function stepKeys(e) { // the arrow keys step through the game (outside the board and text boxes)
-  if (!app.game || e.target.closest("textarea, select, input, #board, #chooser")) return;
+  if (!app.game || analysisActive() || e.target.closest("textarea, select, input, #board, #chooser")) return;
   if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
   const last = app.game.history.length;
   const current = app.viewing === null ? last : app.viewing;
@@ -418,6 +507,11 @@ function wire() {
   $("invite").onclick = () => startOnline("invite");
   $("seek").onclick = () => startOnline("open");
   wireOnline(act, api, () => app.game);
+  wireTalk(() => $("name").value || null);
+  wireAnalysisBoard();
+  wireTimeControl();
+  wireTurn();
+  wireLooks();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     typedMove($("move-input"));
@@ -428,6 +522,8 @@ function wire() {
   };
   $("back-to-game").onclick = () => viewPly(app.game.history.length).catch((e) => notice(refusal("Back to the game", e)));
   window.addEventListener("keydown", stepKeys);
+  window.addEventListener("morphchess:play", (e) => newGame({ definition: e.detail.definition }) // editor.js
+    .catch((err) => notice(refusal("New game", err))));
   for (const radio of document.querySelectorAll('input[name="notation"]')) radio.onchange = drawMoves;
   wireRecords({
     game: () => app.game,
@@ -463,7 +559,9 @@ async function start() {
   $("level").value = "3";
   for (const v of await api.variants()) addVariantOption(v.key, titleOf(v));
   wire();
+  const asked = analysisFromAddress(); // read before the address shows the game's link
   await restore();
+  if (asked) await openAnalysis(asked).catch((e) => notice(refusal("The analysis of the link", e)));
   document.body.dataset.ready = "1";
 }
 

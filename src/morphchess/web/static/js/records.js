@@ -40,3 +40,13 @@ export function wireRecords({ game, importSpec, open, play, loading }) {
     }
   }));
 }
+
+// Where a game's record downloads as a file (format: pgn or gc).
+export function recordUrl(id, format) {
+  return `/api/games/${encodeURIComponent(id)}/record?format=${format}&download=1`;
+}
+
+// The download links of the game shown.
+export function drawDownloads(game) {
+  for (const format of ["pgn", "gc"]) $(`download-${format}`).href = recordUrl(game.id, format);
+}
