@@ -195,3 +195,10 @@ def test_coordinate_moves_take_only_ascii_square_numbers_without_leading_zeros(c
     assert main(["perft", "chess", "1", "--moves", move]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--moves" in err and len(err) < 300
+
+
+def test_an_empty_start_position_in_variants_ini_is_refused():
+    # found by tests/test_loader_fuzz.py: 'startFen =' was an IndexError
+    from morphchess.loader import load as load_any
+    with pytest.raises(VariantError, match="startFen = : no position given"):
+        load_any("[hostile:chess]\nstartFen =\n", "hostile")
