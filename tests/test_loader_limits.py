@@ -202,3 +202,9 @@ def test_an_empty_start_position_in_variants_ini_is_refused():
     from morphchess.loader import load as load_any
     with pytest.raises(VariantError, match="startFen = : no position given"):
         load_any("[hostile:chess]\nstartFen =\n", "hostile")
+
+
+def test_names_of_pieces_and_setups_are_at_most_100_characters():
+    refused("p" * 101 + ":P:fW::a2-h2" + KING, "a name of 101 characters")
+    refused("setup=" + "s" * 101 + ":8/8/8/8/8/8/8/4K3\npawn::::a2-h2" + KING, "a name of 101 characters")
+    assert load("p" * 100 + ":P:fW::a2-h2" + KING).types[0].name == "p" * 100

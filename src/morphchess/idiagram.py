@@ -63,6 +63,7 @@ _NUMBER = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only, at most nine (the ID
 # Limits, checked before the work they bound (docs/definitions.md, "Limits").
 MAX_FILES, MAX_RANKS = 26, 99
 MAX_TYPES = 52  # one per ID: 26 letters and 26 '+' letters
+MAX_NAME = 100  # characters of a piece's or a setup's name (they reach pages and records)
 MAX_EXPANSION = 20_000  # squares one piece visits from one square (betza.expansion)
 MAX_TABLE = 10_000_000  # squares times the expansions of every type: the move tables' size
 MAX_POSITION = 50_000  # the expansions of every piece of a start array and its hands: one move list's work
@@ -297,6 +298,8 @@ def _share_ids(types: list[PieceType]) -> list[str]:
 def _piece_type(index: int, pname: str, fields: list[str], files: int, ranks: int, where: str) -> PieceType:
     """One piece type; an empty ID or move field takes the ID's default for the name."""
     key = pname.lower()
+    if len(pname) > MAX_NAME:
+        raise VariantError(f"piece {quote(pname)}: a name of {len(pname)} characters, at most {MAX_NAME}")
     letter = fields[1].strip() or ("N" if key == "knight" else pname[:1].upper())
     if not _ID.fullmatch(letter):
         raise VariantError(f"{where}: ID {letter!r} must be a letter, or '+' and a letter "
@@ -546,7 +549,9 @@ def _setups(variant: Variant, items: _Items, built: _Types) -> None:
     for spec in items.setups:
         sname, colon, board = spec.partition(":")
         if not colon or not sname or not board:
-            raise VariantError(f"setup={spec}: use setup=NAME:BOARD (a FEN board field)")
+            raise VariantError(f"setup={cut(spec)}: use setup=NAME:BOARD (a FEN board field)")
+        if len(sname) > MAX_NAME:
+            raise VariantError(f"setup={cut(sname)}: a name of {len(sname)} characters, at most {MAX_NAME}")
         placed = parse_placement(board, variant, f"setup={sname}")
         setups[sname] = {sq: (t, c) for sq, (t, c, _) in placed.items()}
     for sname, placement in setups.items():
