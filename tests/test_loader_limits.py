@@ -208,3 +208,11 @@ def test_names_of_pieces_and_setups_are_at_most_100_characters():
     refused("p" * 101 + ":P:fW::a2-h2" + KING, "a name of 101 characters")
     refused("setup=" + "s" * 101 + ":8/8/8/8/8/8/8/4K3\npawn::::a2-h2" + KING, "a name of 101 characters")
     assert load("p" * 100 + ":P:fW::a2-h2" + KING).types[0].name == "p" * 100
+
+
+def test_a_three_megabyte_line_of_text_is_refused_in_one_short_line(capsys, tmp_path):
+    path = tmp_path / "junk.txt"
+    path.write_text("a" * 3_000_000)
+    assert main(["perft", str(path), "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unexpected text 'aaaa" in err and len(err) < 200
