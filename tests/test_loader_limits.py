@@ -216,3 +216,11 @@ def test_a_three_megabyte_line_of_text_is_refused_in_one_short_line(capsys, tmp_
     assert main(["perft", str(path), "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unexpected text 'aaaa" in err and len(err) < 200
+
+
+def test_hands_in_position_text_are_bounded_by_the_squares_too():
+    from morphchess.notation import FenError, from_fen
+    v = load("holdingsType=-2\npawn::::a2-h2" + KING)
+    with pytest.raises(FenError, match="more than 64"):
+        from_fen(v, "4k3/8/8/8/8/8/8/4K3[" + "P" * 65 + "] w - - 0 1")
+    assert from_fen(v, "4k3/8/8/8/8/8/8/4K3[" + "P" * 64 + "] w - - 0 1").hands[0][1] == 64
