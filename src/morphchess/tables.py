@@ -247,7 +247,7 @@ class Tables:
             blockers = tuple(sq + oy * F + ox for ox, oy in leap_path(dx, dy)) if s.lame else ()
             if not self.holes.isdisjoint(blockers):  # a hole blocks a lame leap for good
                 return
-            double = self.has_ep and s.initial and s.lame and s.move and not s.capture and blockers
+            double = self.has_ep and s.ep_rights and s.move and not s.capture and blockers
             if s.move and s.capture and not ep and not blockers:
                 lp.append((to, self.moves_to(c, sq, to)))
             elif s.move or s.capture or ep:
@@ -428,10 +428,10 @@ class Tables:
             choices = tuple(code(p, colour) for p in v.promotion_choices(t, depth))
             if depth >= v.promo_zone:
                 out.append(None)
-            elif (depth == 0 or v.promo_forced) and choices:  # forced on the last rank (or in the zone)
+            elif (depth == 0 or v.promo_forced) and choices:  # forced (the ID: in the whole zone)
                 out.append(choices)
-            else:  # deeper in the zone promotion is optional
-                out.append((morphs[sq],) + tuple(x for x in choices if x != morphs[sq]))
+            else:  # no choice on this rank: the piece arrives unpromoted
+                out.append((morphs[sq],))
         return out
 
     @staticmethod
