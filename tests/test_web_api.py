@@ -20,7 +20,7 @@ from morphchess.board import Board  # noqa: E402
 from morphchess.variants import names  # noqa: E402
 from morphchess.web import create_app  # noqa: E402
 
-from common import CHESS960  # noqa: E402
+from common import CHESS960, VARIANTS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +101,7 @@ def test_piece_legend_diagrams_and_morph_tables(sqlite_client):
     error(client.get("/api/variants/nope"), 404, "not_found")
 
 
-@pytest.mark.parametrize("variant", names())
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_every_type_has_its_own_svg_symbol(sqlite_client, variant):
     types = sqlite_client.get(f"/api/variants/{variant}").json()["types"]
     symbols = [t["symbol"] for t in types]
@@ -382,7 +382,7 @@ def test_compiled_definitions_are_a_bounded_cache(sqlite_client):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", names())
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_a_complete_game_against_the_engine_and_its_records(sqlite_client, variant):
     import random
     client = sqlite_client

@@ -10,8 +10,9 @@ import json
 
 import pytest
 
-from morphchess.variants import builtin, names
+from morphchess.variants import builtin
 
+from common import VARIANTS
 from web_e2e_support import SHOTS, click_move, game_id, new_game_via_api, piece_on, sq, wait_new_game, wait_plies
 from web_e2e_support import start as start_game
 
@@ -200,7 +201,7 @@ def test_pasted_definition_plays_at_once_and_errors_are_shown(page):
     assert page.locator("#board .sq").count() == 36  # the game goes on
 
 
-@pytest.mark.parametrize("variant", names())
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_screenshot_of_every_variant(page, variant):
     start(page, variant)
     v = builtin(variant)

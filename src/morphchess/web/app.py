@@ -21,6 +21,7 @@ from sqlalchemy import text
 
 from . import apidocs, errors
 from .access import AccessLog, log_to_stderr
+from .analysis import router as analysis_router
 from .bots import Bots, search_limits
 from .catalog import Catalog, describe
 from .db import Database, default_url
@@ -30,8 +31,13 @@ from .headers import SecurityHeaders
 from .lab import router as lab_router
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
+from .mygames import router as mygames_router
+from .rematch import router as rematch_router
+from .routes_editor import router as editor_router
 from .routes_games import lobby_lists
 from .routes_games import router as games_router
+from .routes_pictures import router as pictures_router
+from .routes_talk import router as talk_router
 from .store import Store
 from .views import variant_view
 
@@ -87,7 +93,13 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     apidocs.install(app)
     app.include_router(games_router)
+    app.include_router(talk_router)
+    app.include_router(mygames_router)
+    app.include_router(rematch_router)
+    app.include_router(analysis_router)
     app.include_router(lab_router)
+    app.include_router(editor_router)
+    app.include_router(pictures_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))
     return app

@@ -89,6 +89,9 @@ games = Table(
     Column("engine_stop", Boolean, nullable=False, default=False),
     Column("engine_info", Text),  # JSON: the search's progress, or its last move
     Column("engine_seq", Integer, nullable=False, default=0),
+    Column("talk_closed", Boolean, nullable=False, default=False),  # spectators may not write in the talk
+    Column("rematch_offer", String(5)),  # white, black: offered a rematch (after the game)
+    Column("rematch", String(16)),  # the id of the rematch game, once accepted
     Column("creator", String(16), nullable=False),  # hash of the creating client's address (rate limit)
     Column("created", DateTime(timezone=True), nullable=False, index=True),
     Column("updated", DateTime(timezone=True), nullable=False),

@@ -76,10 +76,7 @@ class Game:
 
     def sides_of(self, token: str | None) -> list[str]:
         """The seats a token holds."""
-        if not token:
-            return []
-        mine = seats.digest(token)
-        return [s for s in seats.SIDES if self.row[f"{s}_token"] == mine]
+        return seats.held(self.row, token)
 
     def clock_running(self) -> str | None:
         """The side losing time now, or None."""

@@ -59,6 +59,7 @@ class Limits:
     imports_per_minute: int = _option(20, "records one client may import a minute")
     labs_per_hour: int = _option(6, "labs one client may start an hour")
     talk_per_minute: int = _option(30, "chat messages one client may send a minute")
+    checks_per_minute: int = _option(60, "definitions the live editor may check for one client a minute")
     engine_games: int = _option(2, "engine searches running at once in a server process (the rest wait)")
     engine_seconds: float = _option(10.0, "longest engine search, whatever the level and board", 0.1)
     definitions_cached: int = _option(16, "compiled pasted definitions kept in memory (least recently used)")
@@ -76,7 +77,8 @@ class Limits:
     def every_rate(cls, per_minute: int) -> Limits:
         """Limits whose every rate is ``per_minute`` (tests; a large number switches them off)."""
         return cls(games_per_minute=per_minute, pastes_per_minute=per_minute, imports_per_minute=per_minute,
-                   labs_per_hour=per_minute * 60, talk_per_minute=per_minute)
+                   labs_per_hour=per_minute * 60, talk_per_minute=per_minute,
+                   checks_per_minute=per_minute)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:

@@ -20,7 +20,7 @@ from .game import KINDS, MODES, Game, Status
 from .limits import GENERATION_SECONDS, MAX_PLIES, within
 from .store import Store, parse_move
 
-__all__ = ["NewGame", "create"]
+__all__ = ["NewGame", "create", "start_board"]
 
 
 @dataclass
@@ -56,7 +56,7 @@ def create(store: Store, spec: NewGame, client: str, board: Board | None = None)
     except NotFound as e:
         raise BadInput(str(e)) from None
     if board is None:
-        board = within(GENERATION_SECONDS, _start_board, v, spec)
+        board = within(GENERATION_SECONDS, start_board, v, spec)
     kinds, tokens = _seats(spec)
     at = now()
     gid = secrets.token_urlsafe(9)
@@ -82,7 +82,7 @@ def create(store: Store, spec: NewGame, client: str, board: Board | None = None)
     return game, tokens
 
 
-def _start_board(v: Variant, spec: NewGame) -> Board:
+def start_board(v: Variant, spec: NewGame) -> Board:
     """The start position with the request's moves played (none after the end of the game), and its
     legal moves generated once (every answer lists them)."""
     try:

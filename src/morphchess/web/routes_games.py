@@ -10,6 +10,7 @@ from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from .. import gamecourier, pgn
+from ..board import Board
 from ..errors import InputError
 from ..records import read_record, record_format
 from . import actions
@@ -23,8 +24,9 @@ from .limits import IMPORT_SECONDS, MAX_DEFINITION, MAX_PLIES, MAX_RECORD, check
 from .newgame import NewGame, create
 from .seats import token_of
 from .store import Store
+from .talk import Talk
 
-__all__ = ["router"]
+__all__ = ["router", "read_pasted", "pgn_headers", "answer"]
 
 router = APIRouter(prefix="/api")
 Kind = Literal["human", "engine"]
@@ -275,27 +277,37 @@ def gc_log(game: Game) -> str:
 @router.get("/games/{gid}/record", response_class=PlainTextResponse, summary="the game as PGN or GC log")
 def record(request: Request, gid: str, format: Literal["pgn", "gc"] = "pgn", download: bool = False):
     game = _store(request).get(gid)
-    text = pgn.write(game.board, pgn_headers(game)) if format == "pgn" else gc_log(game)
+    talk = Talk(_store(request))
+    text = pgn.write(game.board, pgn_headers(game), talk.comments(gid)) if format == "pgn" else gc_log(game)
     headers = {"Content-Disposition": f'attachment; filename="morphchess-{gid}.{format}.txt"'} if download else {}
     return PlainTextResponse(text, headers=headers)
 
 
-@router.post("/import", summary="start a local game from a PGN text or a Game Courier log")
-def import_record(request: Request, body: ImportIn):
+def read_pasted(request: Request, text: str, form: str, variant: str, definition: str | None,
+                setup: str | None) -> Board:
+    """The board of a pasted record, within the import budgets: a PGN names its own variant and setup
+    (its tags win over the page's choice); a Game Courier log or coordinate list is of ``variant`` (or
+    ``definition``) and ``setup``."""
     check(request, "import")
-    if body.definition is not None:
+    if definition is not None:
         check(request, "paste")
-    words = record_words(body.text)
+    words = record_words(text)
     if words > 2 * MAX_PLIES:  # a Game Courier move may take two words: the exact count is checked after
         raise BadInput(f"record: {words} words of moves; at most {MAX_PLIES} moves")
     store = _store(request)
-    chosen = store.catalog.add(body.definition) if body.definition is not None else body.variant
-    form = record_format(body.text) if body.format == "auto" else body.format
-    setup = None if form == "pgn" else body.setup  # a PGN names its own setup; the page's is for the others
-    try:  # the page's variant is for records without variant tags: a PGN's tags win
-        board = within(IMPORT_SECONDS, read_record, body.text, form, store.catalog.get(chosen), setup, True).board
+    chosen = store.catalog.add(definition) if definition is not None else variant
+    form = record_format(text) if form == "auto" else form
+    try:
+        return within(IMPORT_SECONDS, read_record, text, form, store.catalog.get(chosen),
+                      None if form == "pgn" else setup, True).board
     except InputError as e:
         raise BadInput(f"{form} record: {e}") from None
+
+
+@router.post("/import", summary="start a local game from a PGN text or a Game Courier log")
+def import_record(request: Request, body: ImportIn):
+    store = _store(request)
+    board = read_pasted(request, body.text, body.format, body.variant, body.definition, body.setup)
     spec = NewGame(variant=store.catalog.key_of(board.variant), white=body.white, black=body.black,
                    level=body.level)
     game, tokens = create(store, spec, client_key(request), board)

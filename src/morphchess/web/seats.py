@@ -7,7 +7,7 @@ import secrets
 
 from fastapi import Request
 
-__all__ = ["new_token", "digest", "token_of", "SIDES", "other"]
+__all__ = ["new_token", "digest", "held", "token_of", "SIDES", "other"]
 
 SIDES = ("white", "black")
 
@@ -19,6 +19,14 @@ def new_token() -> str:
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def held(row, token: str | None) -> list[str]:
+    """The seats of a game's row that a token holds."""
+    if not token:
+        return []
+    mine = digest(token)
+    return [s for s in SIDES if row[f"{s}_token"] == mine]
 
 
 def token_of(request: Request) -> str | None:

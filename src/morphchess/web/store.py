@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from .. import gamecourier
 from ..board import Board, Move
-from ..notation import MoveError
+from ..notation import MoveError, NotCoordinates
 from ..variant import Variant
 from . import seats
 from .catalog import Catalog
@@ -30,6 +30,7 @@ from .limits import MAX_PLIES
 __all__ = ["Store", "Boards", "parse_move"]
 
 BOARD_CACHE = 256  # boards kept per process, so that a change replays only the moves it has not seen
+LISTED_FROM_PLY = 2  # the lobby lists a local game once both sides have moved
 
 
 class Boards:
@@ -71,8 +72,9 @@ def parse_move(board: Board, text: str) -> Move:
     except MoveError as coord_error:
         try:
             return board.parse_san(text)
-        except MoveError:
-            raise IllegalMove(str(coord_error)[:200]) from None
+        except MoveError as san_error:  # SAN's reason, unless the text was coordinates (e2e4q: no such choice)
+            reason = san_error if isinstance(coord_error, NotCoordinates) else coord_error
+            raise IllegalMove(str(reason)[:200]) from None
 
 
 class Store:
@@ -199,8 +201,11 @@ class Store:
 
     # -- the lobby ---------------------------------------------------------------------------
     def lobby(self, status: tuple[str, ...], limit: int = 50) -> list[dict]:
+        """Games of these statuses, newest first; a local game only once both sides have moved (the page
+        starts a local game on every first visit: those would fill the lobby)."""
+        played = (games.c.mode != "local") | (games.c.ply >= LISTED_FROM_PLY)
         with self.db.read() as conn:
-            rows = conn.execute(games.select().where(games.c.status.in_([str(s) for s in status]))
+            rows = conn.execute(games.select().where(games.c.status.in_([str(s) for s in status]), played)
                                 .order_by(games.c.updated.desc()).limit(limit)).mappings().all()
         return [dict(r) for r in rows]
 
