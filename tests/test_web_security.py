@@ -258,11 +258,11 @@ def test_long_texts_are_stored_the_same_on_both_databases(client):
     r = client.post("/api/variants", json={"definition": f"{author}\nfiles=8 ranks=8\nking:K:K:king:e1"})
     assert r.status_code == 200, r.text
     assert len(r.json()["author"]) == 200 and r.json()["author"].endswith("…")
-    random_setup = "shuffle-" + "7" * 45  # a setup name over 40 characters
-    r = client.post("/api/games", json={"definition": read_definition("capablanca-random.txt"),
-                                        "setup": random_setup, "black": "human"})
+    named = "Long" * 15  # a setup name over 40 characters
+    text = f"files=8 ranks=8\nking:K:K:king:e1\nrook:R:R:rook:a1\nsetup={named}:4k3/8/8/8/8/8/8/R3K3"
+    r = client.post("/api/games", json={"definition": text, "setup": named, "black": "human"})
     assert r.status_code == 200, r.text
-    assert Seat(client, r.json()["id"], None).state()["setup"] == random_setup
+    assert Seat(client, r.json()["id"], None).state()["setup"] == named
     r = client.post("/api/games", json={"definition": MULTI_LEG, "black": "human"})
     assert r.status_code == 200, r.text
     seat = Seat(client, r.json()["id"], r.json()["seat"]["token"])
