@@ -8,6 +8,7 @@ The real ``morphchess serve`` process (signals, X-Forwarded-For, health) is in t
 from __future__ import annotations
 
 import logging
+import resource
 import time
 from pathlib import Path
 
@@ -277,8 +278,13 @@ def test_long_texts_are_stored_the_same_on_both_databases(client):
     ("files=8 ranks=8\nking:K:K:king:e1\npawn:P:fmW:pawn:a2:100000000000000000000", True),
     ("files=8 ranks=8\nking:K:K:king:e1\nodd:O:" + "mafs" * 1000 + ":rook:a1", True),
     ("files=8 ranks=8\nking:K:K:king:e1\nnul\x00:N:N:knight:b1", True),  # PostgreSQL cannot store a NUL
+    ("files=26 ranks=1000000000\nking:K:K:king:e1", True),  # several GB before the loader's bounds
+    ("files=26 ranks=1" + "0" * 200 + "\nking:K:K:king:e1", True),
+    ("files=8 ranks=8\nking:K:K:king:e1\nodd:O:" + "mafs" * 30 + ":rook:a1", True),  # ran forever
+    ("files=8 ranks=8\nking:K:K:king:e1\npawn:P:fmW:pawn:a2:10000000", True),  # 20 MB answers
 ])
 def test_hostile_definitions_are_never_a_500(client, definition, bad):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     games_before = rows(client, games)
     requests = [("/api/variants", {"definition": definition}), ("/api/games", {"definition": definition}),
                 ("/api/import", {"text": "1. e4", "definition": definition})]
@@ -289,6 +295,7 @@ def test_hostile_definitions_are_never_a_500(client, definition, bad):
         assert time.monotonic() - start < 8, path
     if bad:
         assert rows(client, games) == games_before
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 200 * 1024  # KB: under 200 MB more
 
 
 def test_a_nul_character_anywhere_is_refused_alike_on_both_databases(client):
