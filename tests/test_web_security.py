@@ -338,3 +338,17 @@ def test_the_access_log_never_holds_a_token(client, caplog):
     lines = [r.getMessage() for r in caplog.records if r.name == "morphchess.access"]
     assert len(lines) == 5 and f"POST /api/games/{seat.gid}/moves 200" in lines[1]  # a GET, then the move
     assert all(seat.token not in line for line in lines) and sum("[redacted]" in line for line in lines) == 3
+
+
+def test_odd_numbers_in_headers_and_queries_are_never_a_500(client):
+    seat = local(client)
+    for headers in ({"Last-Event-ID": "9" * 5000}, {"Last-Event-ID": "٨".encode()}, {"Last-Event-ID": "-1"}):
+        with client.stream("GET", f"/api/games/{seat.gid}/events", headers=headers) as r:
+            assert r.status_code == 200
+            assert next(r.iter_text()).startswith("retry:")
+    for path in (f"/api/games/{seat.gid}/events?since=" + "9" * 5000, f"/api/games/{seat.gid}/positions/" + "9" * 5000,
+                 f"/api/games/{seat.gid}/talk?since=" + "9" * 5000):
+        assert client.get(path).status_code in (404, 422), path
+    r = client.post("/api/variants", content=b"{}", headers={"Content-Length": "9" * 5000,
+                                                            "Content-Type": "application/json"})
+    assert r.status_code in (400, 413, 422)
