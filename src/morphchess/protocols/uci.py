@@ -1,6 +1,7 @@
 """``morphchess uci``: the engine behind the Universal Chess Interface (see ``docs/protocols.md``).
 
-Options: ``UCI_Variant`` (every built-in variant), ``VariantFile`` (a definition file that
+Options: ``UCI_Variant`` (every built-in variant, under Fairy-Stockfish's name where it has
+one, e.g. ``fischerandom``; morphchess's own names are taken too), ``VariantFile`` (a definition file that
 replaces it while set) and ``Ponder``.  Errors in the GUI's commands are reported as
 ``info string error: ...`` lines; the engine keeps running.
 """
@@ -22,6 +23,7 @@ from .common import (
     Thinker,
     builtin_names,
     move_budget_ms,
+    protocol_names,
     pv_moves,
     variant_of,
     warm_up,
@@ -158,7 +160,7 @@ class UciEngine:
         name, _, value = text[5:].partition(" value ")
         name, value = name.strip(), value.strip()
         if name.lower() == "uci_variant":
-            if value not in builtin_names():
+            if protocol_names().get(value, value) not in protocol_names().values():
                 raise ProtocolError(f"UCI_Variant: unknown variant {value!r}; built-in: {', '.join(builtin_names())}")
             self.variant_name = value
         elif name.lower() == "variantfile":
