@@ -122,29 +122,33 @@ class Section:
 
 
 def sections(text: str) -> dict[str, Section]:
-    """The sections of variants.ini text by name; VariantError for a line that is not ``key = value``."""
+    """The sections of variants.ini text by name; VariantError for a line that is not ``key = value``.
+    The comment lines just above a header belong to its section's text (its title and source)."""
     out: dict[str, Section] = {}
     current: Section | None = None
+    notes = ""  # comment and blank lines not yet given to a section
     for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
         line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            notes += raw + "\n"
+            continue
         if line.startswith("["):
             m = re.fullmatch(r"\[([^\]:]+)(?::([^\]]+))?\]\s*(?:[#;].*)?", line)
             if not m:
                 raise VariantError(f"line {number}: {line[:60]!r} is not a section header [name] or [name:parent]")
-            current = Section(m[1].strip(), (m[2] or "").strip(), {}, "", number)
+            current = Section(m[1].strip(), (m[2] or "").strip(), {}, notes.lstrip("\n") + raw + "\n", number)
             if current.name in out:
                 raise VariantError(f"line {number}: section [{current.name}] is defined twice")
             out[current.name] = current
-        elif current is None or not line or line.startswith(("#", ";")):
-            if current is None and line and not line.startswith(("#", ";")):
-                raise VariantError(f"line {number}: {line[:60]!r} comes before the first [section]")
+        elif current is None:
+            raise VariantError(f"line {number}: {line[:60]!r} comes before the first [section]")
         else:
             key, eq, value = line.partition("=")
             if not eq or not key.strip():
                 raise VariantError(f"[{current.name}] line {number}: {line[:60]!r} is not 'key = value'")
             current.keys[key.strip()] = value.strip()
-        if current is not None:
-            current.text += raw + "\n"
+            current.text += notes + raw + "\n"
+        notes = ""
     return out
 
 
