@@ -31,8 +31,9 @@ king:K:K:king:f1
 
 
 def test_promo_choice_limits_by_rank():
-    assert choices(CHESS, "5k/6/6/P5/6/5K w - - 0 1") == {("a3a4", "P"), ("a3a4", "Q"), ("a3a4", "N")}
-    assert choices(CHESS, "5k/6/P5/6/6/5K w - - 0 1") == {("a4a5", x) for x in "PQRN"}
+    # promotion is forced in the whole zone, as the ID makes it (docs/rules.md): no ("a3a4", "P")
+    assert choices(CHESS, "5k/6/6/P5/6/5K w - - 0 1") == {("a3a4", "Q"), ("a3a4", "N")}
+    assert choices(CHESS, "5k/6/P5/6/6/5K w - - 0 1") == {("a4a5", x) for x in "QRN"}
     assert choices(CHESS, "5k/P5/6/6/6/5K w - - 0 1") == {("a5a6", "Q"), ("a5a6", "R")}  # forced, no N
 
 

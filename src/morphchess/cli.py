@@ -15,6 +15,7 @@ from .lab.cli import add as lab_command
 from .notation import move_to_coord, to_fen
 from .position import Position
 from .protocols import uci, xboard
+from .publish.cli import add as publish_commands
 from .variant import BLACK, WHITE, Variant
 from .variants import builtin, load_variant, names
 from .web.serve import add as serve_command
@@ -51,6 +52,8 @@ def start_position(v: Variant, setup: str | None, fen: str | None, moves: str | 
         raise UsageError("give --fen or --setup, not both")
     if fen is not None and not fen.strip():
         raise UsageError("--fen is empty: give position text, or leave --fen out for the start position")
+    if moves is not None and not moves.strip():
+        raise UsageError("--moves is empty: give coordinate moves, or leave --moves out")
     board = Board(v, fen=fen, setup=setup)
     for text in (moves or "").split():
         try:
@@ -471,6 +474,7 @@ COMMANDS = [_add_variants, _add_convert_definition, _add_show, _add_perft, _add_
             _add_match, serve_command, _add_play]
 COMMANDS += [uci.add_command, xboard.add_command]
 COMMANDS.append(lab_command)
+COMMANDS.append(publish_commands)  # page, picture, gif
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -23,7 +23,8 @@ from functools import cache
 from importlib import resources
 
 from .betza import BetzaError, parse
-from .idiagram import VariantWarning, build
+from .errors import cut
+from .idiagram import MAX_FILES, MAX_RANKS, VariantWarning, build
 from .variant import Variant, VariantError
 
 __all__ = ["load", "to_id", "sections", "section_text", "is_fairy", "PIECE_BETZA", "KEYS"]
@@ -236,6 +237,9 @@ def _apply(r: _Rules, s: Section) -> None:
         r.files = _file(keys["maxFile"], s, "maxFile") + 1
     if "maxRank" in keys:
         r.ranks = _number(keys["maxRank"], s, "maxRank")
+    if not (1 <= r.files <= MAX_FILES and 1 <= r.ranks <= MAX_RANKS):  # before any key walks the board
+        raise VariantError(f"[{s.name}] a {r.files}x{r.ranks} board: 1 to {MAX_FILES} files and 1 to {MAX_RANKS} "
+                           "ranks are played")
     for key in PIECE_KEYS:
         value = keys.get(key, "")
         if not value:
@@ -285,8 +289,8 @@ def _piece_set(r: _Rules, value: str, s: Section, key: str) -> list[str]:
 
 
 def _number(value: str, s: Section, key: str) -> int:
-    if not value.strip().isdigit():
-        raise VariantError(f"[{s.name}] {key} = {value}: a whole number is needed")
+    if not re.fullmatch(r"[0-9]{1,9}", value.strip()):
+        raise VariantError(f"[{s.name}] {key} = {value[:40]}: a whole number (ASCII digits, at most nine) is needed")
     return int(value)
 
 
@@ -318,7 +322,7 @@ def _region(r: _Rules, key: str) -> set[int] | None:
     for sym in value.split():
         if sym == "-":
             break
-        m = re.fullmatch(r"([a-z])(\d+)|\*(\d+)|([a-z])\*", sym.lower())
+        m = re.fullmatch(r"([a-z])([0-9]{1,3})|\*([0-9]{1,3})|([a-z])\*", sym.lower())
         if not m:
             raise VariantError(f"{key} = {value}: {sym!r} is not a square, '*RANK' or 'FILE*'")
         if m[1]:
@@ -343,7 +347,7 @@ class _Out:
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
     where = r.origin.get(key, name)
-    return VariantError(f"[{name}] {key} = {r.keys.get(key, '')}: {why} (from [{where}])"
+    return VariantError(f"[{name}] {key} = {cut(r.keys.get(key, ''))}: {why} (from [{where}])"
                         if key in r.keys else f"[{name}] {key}: {why}")
 
 
@@ -406,8 +410,10 @@ def _start(name: str, r: _Rules) -> _Start:
     board: dict[int, str] = {}
     for i, row in enumerate(rows):
         rank, f = r.ranks - 1 - i, 0
-        for run, promoted, letter in re.findall(r"(\d+)|(\+?)([^\d~])~?", row):
+        for run, promoted, letter in re.findall(r"([0-9]+)|(\+?)([^0-9~])~?", row):
             if run:
+                if len(run) > 3:
+                    raise _refuse(name, r, "startFen", f"{run[:10]}...: no count of empty squares")
                 f += int(run)
                 continue
             if promoted or not letter.isalpha():
@@ -427,8 +433,9 @@ def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
     """The Interactive Diagram text of section ``name`` (as :func:`load` picks it) and what it
     loses: rules the ID text cannot hold, and the warnings of reading it."""
     _found, section, out = _read(text, name)
-    lost = [f"mandatoryPawnPromotion: the pawn must promote anywhere in its {out.params['promoZone']}-rank zone; "
-            "the ID's promotion is optional before the last rank"] if out.promo_forced else []
+    zone = int(out.params.get("promoZone", "1"))
+    lost = [f"mandatoryPawnPromotion = false: the pawn may stay unpromoted in its {zone}-rank zone; "
+            "the ID forces promotion anywhere in the zone"] if zone > 1 and not out.promo_forced else []
     return _id_text(out), lost + out.notes
 
 
@@ -554,7 +561,7 @@ def _double_step_region(name: str, r: _Rules, start: _Start) -> bool:
     for colour, key, default_rank in ((0, "doubleStepRegionWhite", 1), (1, "doubleStepRegionBlack", 6)):
         reg = _region(r, key)
         if "doubleStepRank" in r.keys and reg is None:
-            rank = int(r.keys["doubleStepRank"]) - 1
+            rank = _number(r.keys["doubleStepRank"], Section(name, "", {}, "", 0), "doubleStepRank") - 1
             reg = {(rank if colour == 0 else r.ranks - 1 - rank) * r.files + f for f in range(r.files)}
         if reg is None:  # Fairy-Stockfish's defaults are the second and the seventh rank
             reg = {default_rank * r.files + f for f in range(r.files)} if r.ranks >= 8 else set()
@@ -595,7 +602,7 @@ def _ahead(r: _Rules, squares: set[int], colour: int) -> set[int]:
 def _castling(name: str, r: _Rules, start: _Start, king_key: str) -> str:
     """The king's castling as XBetza (``isO2``, ``ilO3irO4``, ``isjO2`` past an outer piece)."""
     letter = r.pieces[king_key][0]
-    rank = int(r.keys.get("castlingRank", "1")) - 1
+    rank = _number(r.keys.get("castlingRank", "1"), Section(name, "", {}, "", 0), "castlingRank") - 1
     sides = []
     for colour in (0, 1):
         row = rank if colour == 0 else r.ranks - 1 - rank

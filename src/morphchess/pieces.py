@@ -12,8 +12,9 @@ loops test the bits inline for speed) use these helpers instead of bits.
 
 from __future__ import annotations
 
-__all__ = ["EMPTY", "code", "colour_of", "type_of", "is_unmoved", "as_moved", "as_unmoved", "is_own"]
+__all__ = ["WHITE", "BLACK", "EMPTY", "code", "colour_of", "type_of", "is_unmoved", "as_moved", "as_unmoved", "is_own"]
 
+WHITE, BLACK = 0, 1
 EMPTY = 0
 
 

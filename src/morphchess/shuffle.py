@@ -16,8 +16,12 @@ from __future__ import annotations
 
 import random
 import re
+from typing import TYPE_CHECKING
 
-from .variant import BLACK, WHITE, Variant
+from .pieces import BLACK, WHITE
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 __all__ = ["shuffled"]
 
