@@ -2,8 +2,9 @@
 
 A section ``[name]`` or ``[name:parent]`` holds ``key = value`` lines (``#`` and ``;`` start comments).
 Reading follows Fairy-Stockfish's own order: a section starts from a copy of its parent (a section
-earlier in the text or a Fairy-Stockfish built-in, see :func:`parent_text`), or, without a parent,
-from the default template (orthodox chess rules without pieces); the section's board size, then
+earlier in the text, or a Fairy-Stockfish built-in morphchess knows: the library's ``.ini`` files and
+``variants/fairy-builtins.ini``), or, without a parent, from the default template (orthodox chess
+rules without pieces); the section's board size, then
 its pieces, then its rules are laid over it.  Piece-set keys (``promotionPieceTypes = qrbn``) name
 pieces by the letters the section knows when it is read.
 
@@ -164,12 +165,6 @@ def _builtin_sections() -> dict[str, Section]:
         for name, s in sections(p.read_text(encoding="utf-8")).items():
             out.setdefault(name, s)
     return out
-
-
-def parent_text(name: str) -> str | None:
-    """The section text of a Fairy-Stockfish built-in variant morphchess knows, with its ancestors."""
-    known = _builtin_sections()
-    return section_text(known, name) if name in known else None
 
 
 def section_text(found: dict[str, Section], name: str) -> str:
