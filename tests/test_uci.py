@@ -160,4 +160,8 @@ def test_variants_under_fairy_stockfish_names():
         assert s.expect("bestmove").split()[1]
     s.send("setoption name UCI_Variant value capablanca", "position startpos moves j2j4", "go depth 1")
     assert s.expect("bestmove").split()[1][0] in "abcdefghij"
+    # Fairy-Stockfish's way to Chess960: chess with UCI_Chess960; castling is the king taking its rook
+    s.send("setoption name UCI_Variant value chess", "setoption name UCI_Chess960 value true",
+           "position fen 4k3/8/8/8/8/8/8/1R2K1R1 w KQ - 0 1 moves e1g1", "go depth 1")
+    assert s.expect("bestmove").split()[1][0] == "e"  # Black's king: White castled onto f1 and g1
     s.close()

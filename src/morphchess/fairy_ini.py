@@ -441,7 +441,7 @@ def load(text: str, name: str = "custom") -> Variant:
     variant = build(_id_text(out), section)
     variant.promo_forced = out.promo_forced
     variant.text = section_text(found, section)
-    variant.params = {"language": "fairy"}
+    variant.params = {}  # no ID keys: the text is variants.ini
     variant.warnings = out.notes
     for w in out.notes:
         warnings.warn(f"{section}: {w}", VariantWarning, stacklevel=2)
