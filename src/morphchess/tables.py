@@ -111,7 +111,7 @@ class Tables:
             self.tracks_virgin[t.index] = (self.has_castling or t.moves.castlings != () or _has_initial(t))
         self.moves: list = [None] * n
         # squares each code may not enter (Variant.barred): no move, attack or drop ends there
-        self.barred = [frozenset()] * n
+        self.barred: list[frozenset[int]] = [frozenset()] * n
         for t in v.types:
             for colour in (WHITE, BLACK):
                 for virgin in (False, True):
