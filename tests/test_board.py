@@ -5,9 +5,11 @@ import random
 import chess
 import pytest
 
-from morphchess import BLACK, WHITE, Board, Move, gamecourier, pgn, variant_names
+from morphchess import BLACK, WHITE, Board, Move, gamecourier, pgn
 from morphchess.notation import MoveError
 from morphchess.variant import VariantError
+
+from common import VARIANTS
 
 
 def test_new_board_and_moves():
@@ -106,7 +108,7 @@ def random_game(variant: str, seed: int, plies: int) -> Board:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", variant_names())
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_random_games_survive_every_record_form(variant):
     ended = 0
     for seed in range(4):

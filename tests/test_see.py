@@ -9,7 +9,8 @@ from morphchess import Board, builtin, load
 from morphchess.engine.evaluate import EvalTables, Weights, eval_tables, fingerprint, tuned_weights
 from morphchess.engine.see import ROYAL_SEE, exchange_exact, see, see_values
 from morphchess.pieces import code
-from morphchess.variants import names
+
+from common import VARIANTS
 
 
 def exchange(variant: str, fen: str, uci: str) -> tuple[int, dict]:
@@ -62,12 +63,12 @@ def test_the_recapture_wins_what_the_capturer_morphed_into():
 
 
 def test_exact_only_without_hoppers():
-    assert all(exchange_exact(Board(n).position) for n in names())
+    assert all(exchange_exact(Board(n).position) for n in VARIANTS)
     cannon = load("files=8 ranks=8 royal=K cannon:C:mRcpR:cannon:a1,,a8 king:K:K:king:e1,,e8")
     assert not exchange_exact(Board(cannon).position)
 
 
-@pytest.mark.parametrize("name", names())
+@pytest.mark.parametrize("name", VARIANTS)
 def test_tuned_tables_are_colour_symmetric(name):
     v = builtin(name)
     t = v.tables

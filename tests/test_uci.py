@@ -12,10 +12,11 @@ from morphchess.engine import external
 from morphchess.engine.external import split_engine_spec
 from morphchess.engine.match import parse_spec, run_match
 from morphchess.errors import OptionError
-from morphchess.protocol import Clock, move_budget_ms
-from morphchess.uci import main, parse_go, search_limits
-from morphchess.variants import builtin, names
+from morphchess.protocols.common import Clock, move_budget_ms
+from morphchess.protocols.uci import main, parse_go, search_limits
+from morphchess.variants import builtin
 
+from common import VARIANTS
 from protocol_support import ENGINE, Session, engine_command
 
 pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
@@ -39,7 +40,7 @@ def test_python_chess_plays_a_whole_game():
     assert board.is_checkmate() and board.turn == chess.BLACK
 
 
-@pytest.mark.parametrize("variant", [n for n in names() if n != "chess"])
+@pytest.mark.parametrize("variant", [n for n in VARIANTS if n != "chess"])
 def test_every_variant_through_uci(variant):
     """A whole game of each variant, the engine behind UCI (UCI_Variant) against a random player."""
     r = run_match(variant, f"uci:{engine_command('uci')}", "random", 1, movetime_ms=30, seed=5)

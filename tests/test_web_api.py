@@ -20,7 +20,7 @@ from morphchess.board import Board  # noqa: E402
 from morphchess.variants import names  # noqa: E402
 from morphchess.web import create_app  # noqa: E402
 
-from common import CHESS960  # noqa: E402
+from common import CHESS960, VARIANTS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +101,7 @@ def test_piece_legend_diagrams_and_morph_tables(sqlite_client):
     error(client.get("/api/variants/nope"), 404, "not_found")
 
 
-@pytest.mark.parametrize("variant", names())
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_every_type_has_its_own_svg_symbol(sqlite_client, variant):
     types = sqlite_client.get(f"/api/variants/{variant}").json()["types"]
     symbols = [t["symbol"] for t in types]
@@ -358,7 +358,7 @@ def test_pasted_definition_stored_once_and_named(client):
 def test_definition_and_board_size_caps(sqlite_client):
     client = sqlite_client
     big = PASTED + "\n" + "#" * 70_000
-    assert "at most" in error(client.post("/api/variants", json={"definition": big}), 422, "bad_input")
+    assert "at most" in error(client.post("/api/variants", json={"definition": big}), 422, "validation")
     wide = "files=17 ranks=8\nking:K:K:king:a1"
     assert "16x16" in error(client.post("/api/variants", json={"definition": wide}), 422, "bad_input")
 
@@ -373,16 +373,16 @@ def test_pgn_of_a_pasted_variant_carries_its_definition(client):
 
 
 def test_compiled_definitions_are_a_bounded_cache(sqlite_client):
-    from morphchess.web import catalog
     cat = sqlite_client.app.state.catalog
-    for i in range(catalog.CACHE_SIZE + 4):
+    assert cat.cached == 16  # the default of --definitions-cached
+    for i in range(cat.cached + 4):
         key = cat.add(f"files={5 + i % 4} ranks=5 promoZone=0\nking:K:K:king:c1\n# {i}")
         cat.get(key)
-    assert len(cat._cache) == catalog.CACHE_SIZE
+    assert len(cat._cache) == cat.cached
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", names())
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_a_complete_game_against_the_engine_and_its_records(sqlite_client, variant):
     import random
     client = sqlite_client

@@ -16,9 +16,8 @@ import pytest
 from morphchess import load
 from morphchess.board import Board
 from morphchess.engine.match import run_match
-from morphchess.protocol import Output
-from morphchess.variants import builtin, names
-from morphchess.xboard import (
+from morphchess.protocols.common import Output, ProtocolError
+from morphchess.protocols.xboard import (
     XboardEngine,
     hand_types,
     main,
@@ -31,9 +30,11 @@ from morphchess.xboard import (
     xboard_betza,
     xboard_fen,
 )
+from morphchess.variants import builtin
 from test_xbetza_drops import DEFINITION as CRAZYHOUSE
 from test_xbetza_shogi import DEFINITION as MINISHOGI
 
+from common import VARIANTS
 from protocol_support import ENGINE, Session, engine_command
 
 pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
@@ -52,7 +53,7 @@ def test_python_chess_plays_a_whole_game():
     assert board.is_checkmate() and board.turn == chess.WHITE
 
 
-@pytest.mark.parametrize("variant", [n for n in names() if n != "chess"])
+@pytest.mark.parametrize("variant", [n for n in VARIANTS if n != "chess"])
 def test_every_variant_through_xboard(variant):
     """A whole game of each variant, the engine behind CECP (``variant NAME``) against a random player."""
     r = run_match(variant, "random", f"xboard:{engine_command('xboard')}", 1, movetime_ms=30, seed=5)
@@ -212,6 +213,21 @@ def test_time_controls():
     assert engine._limits() == {"movetime_ms": 2900}
     engine.handle("sd 4")
     assert engine._limits() == {"depth": 4, "movetime_ms": 2900}
+    engine.handle("st 0.2")  # python-chess sends fractions of a second
+    assert engine._limits() == {"depth": 4, "movetime_ms": 150}
+    for bad in ("st", "st soon", "st -1", "st 0", "st nan"):
+        with pytest.raises(ProtocolError, match="st needs"):
+            engine.cmd_st(bad.split()[1:])
+
+
+def test_python_chess_time_limit():
+    """python-chess's CECP client with ``Limit(time=0.2)`` sends ``st 0.2``: the engine answers with moves."""
+    board = chess.Board()
+    with chess.engine.SimpleEngine.popen_xboard([*ENGINE, "xboard"], timeout=120) as engine:
+        for _ in range(4):
+            move = engine.play(board, chess.engine.Limit(time=0.2)).move
+            assert move in board.legal_moves
+            board.push(move)
 
 
 def test_game_end_is_claimed():

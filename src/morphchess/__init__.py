@@ -3,7 +3,8 @@
 from .betza import BetzaError
 from .board import Board, Move, RecordError
 from .errors import InputError
-from .idiagram import VariantWarning, load
+from .idiagram import VariantWarning
+from .loader import load
 from .position import Outcome, Position
 from .variant import BLACK, WHITE, Variant, VariantError
 from .variants import builtin, load_variant

@@ -17,9 +17,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .board import RESULTS, Board, RecordError, check_result, move_number, number_fits, play_recorded
+from .board import RESULTS, Board, Move, RecordError, check_result, move_number, number_fits, play_recorded
 from .errors import quote
-from .idiagram import load
+from .loader import load
 from .notation import FenError
 from .variant import WHITE, Variant, VariantError
 from .variants import builtin, load_variant, names
@@ -90,11 +90,44 @@ def write(board: Board, headers: dict[str, str] | None = None, comments: dict[in
     the board); ``Result`` defaults to the outcome, else ``*``.  ``comments``
     maps a ply (0 = before the first move) to a comment.
     """
-    tags = _tags(board, headers or {})
+    return _document(board, headers or {}, _movetext(board, comments or {}))
+
+
+def _document(board: Board, headers: dict[str, str], movetext: list[str]) -> str:
+    """The tags of the game played out on ``board``, then the movetext tokens and the result."""
+    tags = _tags(board, headers)
     out = [f'[{k} "{_escape(val)}"]' for k, val in tags.items()]
     if not _is_builtin(board.variant):
         out += [f'[VariantDefinition "{_escape(line)}"]' for line in definition_lines(board.variant)]
-    return "\n".join(out) + "\n\n" + _wrap(_movetext(board, comments or {}) + [tags["Result"]]) + "\n"
+    return "\n".join(out) + "\n\n" + _wrap(movetext + [tags["Result"]]) + "\n"
+
+
+Line = list[tuple[Move, list["Line"]]]  # moves, each with the variations that replace it
+
+
+def write_lines(start: Board, line: Line, headers: dict[str, str] | None = None) -> str:
+    """A game with variations as PGN text: ``line`` is the main line from ``start`` (the position before
+    its first move), each move with the lines that could have been played instead of it (nested alike).
+    Tags as :func:`write` gives them for the main line played out."""
+    board = start.copy()
+    for move, _ in line:
+        board.push(move)
+    return _document(board, headers or {}, _line_tokens(start.copy(), line))
+
+
+def _line_tokens(b: Board, line: Line) -> list[str]:
+    """A line's moves in SAN with their numbers and its variations in parentheses, as tokens."""
+    tokens: list[str] = []
+    numbered = True  # the first move of a line, and a move after a variation, carry their number
+    for move, variations in line:
+        tokens.append(f"{move_number(b)} {b.san(move)}" if numbered or b.turn == WHITE else b.san(move))
+        for variation in variations:
+            inner = _line_tokens(b.copy(), variation)
+            if inner:
+                tokens += ["(" + inner[0], *inner[1:-1], inner[-1] + ")"] if len(inner) > 1 else [f"({inner[0]})"]
+        numbered = bool(variations)
+        b.push(move)
+    return tokens
 
 
 def _tags(board: Board, headers: dict[str, str]) -> dict[str, str]:

@@ -219,7 +219,7 @@ class Tables:
         for s in t.moves.steps:
             if s.initial and not virgin:
                 continue
-            ray = self._ray(sq, s.dx * sign, s.dy * sign, s.rng)
+            ray = self._ray(sq, s.dx * sign, s.dy * sign, self._half_range(sq, s.dy * sign) if s.half else s.rng)
             if ray:
                 dup |= not seen.isdisjoint(ray)
                 seen.update(ray)
@@ -243,7 +243,11 @@ class Tables:
         """File the targets of step ``s`` from ``sq`` (``ray``) under leaps, slides, rides or specials."""
         F = self.files
         ep = s.ep and self.has_ep
-        if s.rng == 1:
+        if s.half and self.has_ep:  # the ID's '*': the squares it passes are open to en passant
+            sp.extend((to, tuple(ray[:i]), True, False, False,
+                       self.moves_to(c, sq, to, Kind.DOUBLE if i else Kind.NORMAL, tuple(ray[:i])))
+                      for i, to in enumerate(ray))
+        elif s.rng == 1:
             to = ray[0]
             if to in self.barred[c]:
                 return
@@ -266,6 +270,12 @@ class Tables:
                 sl.append(line)
             else:
                 rd.append((line, s.move, s.capture))
+
+    def _half_range(self, sq: int, dy: int) -> int:
+        """The range of a '*' step (board direction ``dy``) from ``sq``: to the last rank of the half
+        behind it, at least one step (as the ID's move generator counts it)."""
+        r, R = sq // self.files, self.ranks
+        return max(1, (r - ((R - 1) >> 1) if dy < 0 else (R >> 1) - r) - 1)
 
     def becomes(self, c: int, to: int) -> tuple[int, ...]:
         """The codes a piece of code ``c`` may have after arriving on ``to`` (several where it promotes)."""
@@ -307,7 +317,8 @@ class Tables:
         for path in t.moves.paths:
             legs, ends = path.legs, ""
             if path.cycle:
-                legs, ends = unrolled(path, path.limit or self.files + self.ranks), path.legs[-1].modes
+                most = self.files + self.ranks
+                legs, ends = unrolled(path, min(path.limit or most, most)), path.legs[-1].modes
             out.append((tuple(self._compile_leg(leg, colour, ends) for leg in legs), path.initial))
         return tuple(out)
 
@@ -429,10 +440,10 @@ class Tables:
             choices = tuple(code(p, colour) for p in v.promotion_choices(t, depth))
             if depth >= v.promo_zone:
                 out.append(None)
-            elif choices:  # forced, as the ID makes it, unless the own type is a choice
+            elif (depth == 0 or v.promo_forced) and choices:  # forced on the last rank (or in the zone)
                 out.append(choices)
-            else:  # no choice on this rank: the piece arrives unpromoted
-                out.append((morphs[sq],))
+            else:  # optional (Fairy-Stockfish's mandatoryPawnPromotion=false) or no choice here
+                out.append((morphs[sq],) + tuple(x for x in choices if x != morphs[sq]))
         return out
 
     @staticmethod

@@ -10,8 +10,9 @@ import json
 
 import pytest
 
-from morphchess.variants import builtin, names
+from morphchess.variants import builtin
 
+from common import VARIANTS
 from web_e2e_support import SHOTS, click_move, game_id, new_game_via_api, piece_on, sq, wait_new_game, wait_plies
 from web_e2e_support import start as start_game
 
@@ -200,14 +201,14 @@ def test_pasted_definition_plays_at_once_and_errors_are_shown(page):
     assert page.locator("#board .sq").count() == 36  # the game goes on
 
 
-@pytest.mark.parametrize("variant", names())
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_screenshot_of_every_variant(page, variant):
     start(page, variant)
     v = builtin(variant)
     letters = {t.letter for t in v.types}
     drawn = page.eval_on_selector_all("#board .piece-img", "els => els.map(e => e.dataset.piece)")
     assert drawn and {d.upper() for d in drawn} <= letters
-    assert page.locator("#board .piece-img svg").count() == len(drawn)
+    assert page.locator("#board .piece-img img.piece").count() == len(drawn)
     assert page.locator(".legend-card").count() == len(v.types)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#board").screenshot(path=str(SHOTS / f"{variant}.png"))

@@ -6,28 +6,10 @@ import re
 
 import pytest
 
-from web_e2e_support import click_move, game_id, piece_on, sq, wait_plies
+from web_e2e_support import click_move, game_id, invite, piece_on, sq, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
-
-
-def invite(pages, time_control: str = ""):
-    """Ann invites, Bob opens the invite link, a spectator opens the public link: their three pages."""
-    ann = pages.open(storage={"morphchess.name": "Ann"})
-    ann.select_option("#time-control", time_control)
-    old = game_id(ann)
-    ann.click("#invite")
-    ann.wait_for_function("old => JSON.parse(localStorage.getItem('morphchess.game')).id !== old", arg=old)
-    ann.wait_for_selector("#invite-link")
-    invite_link, watch_link = ann.input_value("#invite-link"), ann.input_value("#watch-link")
-    assert re.search(r"/game/[\w-]+#seat=[\w-]{22,}$", invite_link), invite_link
-    assert "#" not in watch_link and ann.input_value("#seat-link") != invite_link
-    bob = pages.open(invite_link, storage={"morphchess.name": "Bob"})
-    assert bob.evaluate("location.hash") == ""  # the token left the address bar
-    ann.wait_for_function("() => document.getElementById('players').textContent.includes('Black: Bob')")
-    watcher = pages.open(watch_link)
-    return ann, bob, watcher
 
 
 def test_two_people_play_live_a_spectator_watches_one_resigns(pages):
@@ -56,6 +38,7 @@ def test_two_people_play_live_a_spectator_watches_one_resigns(pages):
                               game_id(watcher))
     assert status == 403
 
+    bob.once("dialog", lambda d: d.accept())  # "Resign this game?"
     bob.click("#resign")
     for page in (ann, bob, watcher):
         page.wait_for_function("() => document.getElementById('status').textContent.includes('resigned')")

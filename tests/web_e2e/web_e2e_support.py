@@ -7,6 +7,7 @@ Playwright drives Debian's Chromium (``/usr/bin/chromium``) and never downloads 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -34,7 +35,7 @@ debian_program(CHROMIUM, "chromium")
 
 def make_app(tmp: Path):
     """The app on a database file in ``tmp``, with no limit on new games that a test could reach."""
-    return create_app(f"sqlite:///{tmp / 'games.db'}", games_per_minute=100_000)
+    return create_app(f"sqlite:///{tmp / 'games.db'}", 100_000)
 
 
 class Server:
@@ -206,3 +207,22 @@ def serious_findings(page) -> list[str]:
     results = axe_playwright.Axe().run(page)
     return [f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def invite(pages, time_control: str = "", **watcher_options):
+    """Ann invites, Bob opens the invite link, a spectator opens the public link (in a context with
+    ``watcher_options``): their three pages."""
+    ann = pages.open(storage={"morphchess.name": "Ann"})
+    ann.select_option("#time-control", time_control)
+    old = game_id(ann)
+    ann.click("#invite")
+    ann.wait_for_function("old => JSON.parse(localStorage.getItem('morphchess.game')).id !== old", arg=old)
+    ann.wait_for_selector("#invite-link")
+    invite_link, watch_link = ann.input_value("#invite-link"), ann.input_value("#watch-link")
+    assert re.search(r"/game/[\w-]+#seat=[\w-]{22,}$", invite_link), invite_link
+    assert "#" not in watch_link and ann.input_value("#seat-link") != invite_link
+    bob = pages.open(invite_link, storage={"morphchess.name": "Bob"})
+    assert bob.evaluate("location.hash") == ""  # the token left the address bar
+    ann.wait_for_function("() => document.getElementById('players').textContent.includes('Black: Bob')")
+    watcher = pages.open(watch_link, **watcher_options)
+    return ann, bob, watcher

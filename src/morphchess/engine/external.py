@@ -202,7 +202,7 @@ class XboardPlayer:
             self.engine.send(f"level 40 {total // 60}:{total % 60:02d} 0")
 
     def choose(self, board: Board) -> Move:
-        from ..xboard import parse_move, rank_shift, shift_ranks
+        from ..protocols.xboard import parse_move, rank_shift, shift_ranks
         if board is not self._board or len(board.move_stack) < self._sent:
             self._new_game(board)
         prefix = "usermove " if self.features.get("usermove") == "1" else ""

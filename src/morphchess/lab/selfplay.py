@@ -12,7 +12,7 @@ from functools import lru_cache
 from ..board import Board, Move
 from ..engine.match import MAX_PLIES, make_player, parse_spec, play_game, random_opening
 from ..errors import OptionError
-from ..idiagram import load
+from ..loader import load
 from ..variant import Variant
 from ..variants import load_variant
 

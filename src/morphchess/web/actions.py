@@ -1,7 +1,10 @@
 """What seat holders may do to a game: move, take back, resign, offer draws and takebacks, abort, join.
 
 Each action checks the request against the locked game (:meth:`Store.change`)
-and changes nothing when it refuses.
+and changes nothing when it refuses.  A finished game refuses every action.  An
+invited seat is taken by the first who opens its link (:func:`join`): the link's
+token is exchanged for a new one, so the link works once, and until then it
+allows nothing but that.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from sqlalchemy.engine import Connection
 from . import seats
 from .db import games
 from .errors import BadInput, Conflict, Forbidden, StalePly
-from .store import KINDS, Game, Store, parse_move
+from .game import KINDS, Game, Status, Termination
+from .store import Store, parse_move
 
 __all__ = ["play", "undo", "set_players", "resign", "draw", "takeback", "abort", "accept", "join",
            "stop_engine", "holder", "owner"]
@@ -21,9 +25,12 @@ __all__ = ["play", "undo", "set_players", "resign", "draw", "takeback", "abort",
 ACTIONS = ("offer", "accept", "decline")
 
 
-def holder(game: Game, token: str | None) -> list[str]:
-    """The seats a token holds in the game; Forbidden if none."""
-    sides = game.sides_of(token)
+def holder(game: Game, token: str | None, taken: bool = True) -> list[str]:
+    """The seats a token holds in the game (``taken``: only seats already taken); Forbidden if none."""
+    held = game.sides_of(token)
+    sides = [s for s in held if game.row[f"{s}_joined"] or not taken]
+    if held and not sides:
+        raise Forbidden("open the invite link first: its seat is taken by joining")
     if not sides:
         raise Forbidden("this needs a seat of the game (the seat link's token)" if token is None
                         else "this token holds no seat of the game")
@@ -38,10 +45,13 @@ def owner(game: Game, token: str | None) -> None:
 
 
 def _playing(game: Game) -> None:
-    status = game.row["status"]
-    if status == "open":
+    if game.status == Status.OPEN:
         raise Conflict("the game waits for an opponent")
-    if status != "playing":
+    _not_over(game)
+
+
+def _not_over(game: Game) -> None:
+    if game.status.finished:
         raise Conflict("the game is over")
 
 
@@ -74,8 +84,9 @@ def play(store: Store, gid: str, token: str | None, text: str, ply: int) -> Game
 def undo(store: Store, gid: str, token: str | None, plies: int) -> Game:
     def act(conn: Connection, game: Game, at: datetime) -> None:
         owner(game, token)
-        if game.row["status"] in ("open", "aborted"):
+        if game.status == Status.OPEN:
             raise Conflict("nothing to take back")
+        _not_over(game)
         store.pop(conn, game, plies, at)
     return store.change(gid, act)
 
@@ -84,6 +95,7 @@ def set_players(store: Store, gid: str, token: str | None, white: str | None, bl
                 level: int | None) -> Game:
     def act(conn: Connection, game: Game, at: datetime) -> None:
         owner(game, token)
+        _not_over(game)
         if game.row["mode"] != "local" and (white or black):
             raise Conflict("players change only in local games")
         if any(k not in KINDS for k in (white, black) if k):
@@ -161,11 +173,10 @@ def _check_action(action: str) -> None:
 def abort(store: Store, gid: str, token: str | None) -> Game:
     def act(conn: Connection, game: Game, at: datetime) -> None:
         holder(game, token)
-        if game.row["status"] not in ("open", "playing"):
-            raise Conflict("the game is over")
+        _not_over(game)
         if game.ply >= 2:
             raise Conflict("too late to abort: both sides have moved; resign or offer a draw")
-        store.update(conn, game, at, status="aborted", result="*", termination="aborted",
+        store.update(conn, game, at, status=Status.ABORTED, result="*", termination=Termination.ABORTED,
                      engine_job=None, engine_lease=None)
     return store.change(gid, act)
 
@@ -175,22 +186,32 @@ def accept(store: Store, gid: str, name: str | None) -> tuple[Game, str]:
     token = seats.new_token()
 
     def act(conn: Connection, game: Game, at: datetime) -> None:
-        if game.row["status"] != "open":
+        if game.status != Status.OPEN:
             raise Conflict("this game is not waiting for an opponent (already accepted, or over)")
         side = next(s for s in seats.SIDES if game.row[f"{s}_token"] is None)
-        store.update(conn, game, at, status="playing", clock_at=at, **{
+        store.update(conn, game, at, status=Status.PLAYING, clock_at=at, **{
             f"{side}_token": seats.digest(token), f"{side}_joined": True, f"{side}_name": name or None})
     return store.change(gid, act), token
 
 
-def join(store: Store, gid: str, token: str | None, name: str | None) -> Game:
+def join(store: Store, gid: str, token: str | None, name: str | None) -> tuple[Game, str | None]:
+    """Take an invited seat, or name the one seat a token holds: the game, and the seat's new token
+    when the request took the seat (None when it only named it)."""
+    fresh = seats.new_token()
+    took: list[str] = []
+
     def act(conn: Connection, game: Game, at: datetime) -> None:
-        sides = holder(game, token)
-        values: dict[str, object] = {f"{s}_joined": True for s in sides}
+        sides = holder(game, token, taken=False)
+        _not_over(game)
+        took[:] = [s for s in sides if not game.row[f"{s}_joined"]]
+        values: dict[str, object] = {}
+        for side in took:
+            values.update({f"{side}_token": seats.digest(fresh), f"{side}_joined": True})
         if len(sides) == 1:
             values[f"{sides[0]}_name"] = name or None
         store.update(conn, game, at, **values)
-    return store.change(gid, act)
+    game = store.change(gid, act)
+    return game, fresh if took else None
 
 
 def stop_engine(store: Store, gid: str, token: str | None) -> Game:

@@ -13,21 +13,30 @@ from contextlib import asynccontextmanager
 from importlib import resources
 
 from fastapi import FastAPI, Request
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from sqlalchemy import text
 
-from .. import engine
-from . import errors
-from .bots import Bots
+from . import apidocs, errors
+from .access import AccessLog, log_to_stderr
+from .analysis import router as analysis_router
+from .bots import Bots, search_limits
 from .catalog import Catalog, describe
 from .db import Database, default_url
+from .errors import ApiError
 from .events import Notifier
+from .headers import SecurityHeaders
 from .lab import router as lab_router
+from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
+from .mygames import router as mygames_router
+from .rematch import router as rematch_router
+from .routes_editor import router as editor_router
 from .routes_games import lobby_lists
 from .routes_games import router as games_router
+from .routes_pictures import router as pictures_router
+from .routes_talk import router as talk_router
 from .store import Store
 from .views import variant_view
 
@@ -37,50 +46,66 @@ VIEW_CACHE = 32  # variant views kept per process
 
 
 class Definition(BaseModel):
-    definition: str = Field(..., description="Interactive Diagram definition text")
+    definition: str = Field(..., max_length=MAX_DEFINITION, description="Interactive Diagram definition text")
 
 
-def _swagger_assets() -> str:
-    """The folder of the Swagger UI scripts shipped by the swagger-ui-bundle package."""
-    import swagger_ui_bundle
-    return swagger_ui_bundle.swagger_ui_path
+class Unavailable(ApiError):
+    status, code = 503, "unavailable"
 
 
-def create_app(db_url: str | None = None, games_per_minute: int = 60) -> FastAPI:
+def create_app(db_url: str | None = None, limits: Limits | int | None = None) -> FastAPI:
     """The web board application on the database ``db_url`` (default: the SQLite file in the user's
-    data directory); ``morphchess serve`` runs it with uvicorn."""
+    data directory) with ``limits`` (default :class:`Limits`; a number: every rate limit that many a
+    minute, as tests use); ``morphchess serve`` runs it with uvicorn."""
+    limits = Limits.every_rate(limits) if isinstance(limits, int) else limits or Limits()
     db = Database(db_url or default_url())
-    catalog = Catalog(db)
-    store = Store(db, catalog, games_per_minute)
+    catalog = Catalog(db, limits.definitions_cached)
+    store = Store(db, catalog)
     notifier = Notifier()
     store.listeners.append(notifier.changed)
     db.listen(notifier.changed)  # changes made by other processes (PostgreSQL)
-    bots = Bots(store)
+    bots = Bots(store, limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         bots.sweep()  # engine seats left to move by a stopped server
         yield
+        notifier.close()
+        bots.close()
         db.dispose()
 
     app = FastAPI(title="morphchess", description=__doc__, version="0.1.0", docs_url=None, redoc_url=None,
                   lifespan=lifespan)
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
+    app.state.limits, app.state.limiter = limits, RateLimiter(db, limits)
     errors.install(app)
     app.add_middleware(errors.BodyLimit)
+    app.add_middleware(errors.AnswerLimit)
+    app.add_middleware(AccessLog)
+    app.add_middleware(SecurityHeaders)
     static = resources.files(__package__).joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.mount("/docs-assets", StaticFiles(directory=_swagger_assets()), name="docs-assets")
+    apidocs.install(app)
     app.include_router(games_router)
+    app.include_router(talk_router)
+    app.include_router(mygames_router)
+    app.include_router(rematch_router)
+    app.include_router(analysis_router)
     app.include_router(lab_router)
+    app.include_router(editor_router)
+    app.include_router(pictures_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))
     return app
 
 
 def app_from_env() -> FastAPI:
-    """The app on the database named by $MORPHCHESS_DB (for ``uvicorn --factory --workers N``)."""
-    return create_app(os.environ.get("MORPHCHESS_DB"), int(os.environ.get("MORPHCHESS_GAMES_PER_MINUTE", "60")))
+    """The app on the database named by $MORPHCHESS_DB, with the limits of $MORPHCHESS_GAMES_PER_MINUTE
+    and the like (:meth:`Limits.from_env`), for ``uvicorn --factory --workers N``; the access log goes
+    to stderr unless $MORPHCHESS_ACCESS_LOG is 0."""
+    if os.environ.get("MORPHCHESS_ACCESS_LOG", "1") != "0":
+        log_to_stderr()
+    return create_app(os.environ.get("MORPHCHESS_DB"), Limits.from_env())
 
 
 def _add_variants(app: FastAPI, catalog: Catalog) -> None:
@@ -94,14 +119,23 @@ def _add_variants(app: FastAPI, catalog: Catalog) -> None:
                 views.popitem(last=False)
         return views[key]
 
+    @app.get("/healthz", summary="200 when the server answers from its database, else 503")
+    def healthz():
+        try:
+            with catalog.db.read() as conn:
+                conn.execute(text("SELECT 1"))
+        except Exception as e:  # noqa: BLE001 - a supervisor only needs to know it does not work
+            raise Unavailable(f"database: {str(e).splitlines()[0][:200] if str(e) else type(e).__name__}") from None
+        return {"ok": True, "database": "sqlite" if catalog.db.sqlite else "postgresql"}
+
     @app.get("/api/levels", summary="the engine's strength levels and their search limits")
-    def levels():
+    def levels(request: Request):
         out = []
         for level in range(1, 9):
-            limits = engine.level_limits(level)
-            text = (f"{limits['depth']} ply" if "depth" in limits
-                    else f"{limits['movetime_ms'] / 1000:g} s a move")
-            out.append({"level": level, "limits": limits, "text": text})
+            limits = search_limits(level, request.app.state.limits)
+            words = (f"{limits['depth']} ply" if "depth" in limits
+                     else f"{limits['movetime_ms'] / 1000:g} s a move")
+            out.append({"level": level, "limits": limits, "text": words})
         return out
 
     @app.get("/api/variants", summary="every variant: built-in ones, then pasted definitions (newest first)")
@@ -115,7 +149,8 @@ def _add_variants(app: FastAPI, catalog: Catalog) -> None:
         return view_of(key)
 
     @app.post("/api/variants", summary="store a pasted definition; the answer's key names it in new games")
-    def post_variant(body: Definition):
+    def post_variant(request: Request, body: Definition):
+        check(request, "paste")
         return view_of(catalog.add(body.definition))
 
 
@@ -131,10 +166,3 @@ def _add_pages(app: FastAPI, index: str) -> None:
     @app.get("/lobby", include_in_schema=False, response_class=HTMLResponse)
     def lobby(request: Request):
         return lobby_page(lobby_lists(request.app.state.store))
-
-    @app.get("/docs", include_in_schema=False)
-    def docs():
-        return get_swagger_ui_html(openapi_url="/openapi.json", title="morphchess API",
-                                   swagger_js_url="/docs-assets/swagger-ui-bundle.js",
-                                   swagger_css_url="/docs-assets/swagger-ui.css",
-                                   swagger_favicon_url="/docs-assets/favicon-32x32.png")

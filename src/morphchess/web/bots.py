@@ -1,20 +1,27 @@
-"""The engine seats: searches run in a thread of whichever server process claims them.
+"""The engine seats: searches run in one bounded pool of whichever server process claims them.
 
 A claim is written to the game's row (job id, the position asked about, a lease
-renewed while the search runs).  The answer is played only if the row still
-names the same job, so a take back, a new move or a change of players while it
-thinks drops it, and a job whose process died is claimed again when its lease
-runs out.  *Stop* is a flag in the row, so it reaches the search in any process.
+renewed while the search waits or runs).  The answer is played only if the row
+still names the same job, so a take back, a new move or a change of players
+while it thinks drops it, and a job whose process died is claimed again when its
+lease runs out.  *Stop* is a flag in the row, so it reaches the search in any
+process.  At most ``engine_games`` searches run at once in a process (the others
+wait their turn) and none runs longer than ``engine_seconds``, whatever the level
+and the board; one watcher thread renews the leases and publishes the progress
+of them all.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
@@ -25,9 +32,11 @@ from ..notation import MoveError
 from ..variant import WHITE
 from .db import games, now
 from .errors import ApiError, Conflict
-from .store import Game, Store
+from .game import Game, Status
+from .limits import Limits
+from .store import Store
 
-__all__ = ["Bots", "info_view"]
+__all__ = ["Bots", "info_view", "search_limits"]
 
 LEASE = timedelta(seconds=5)
 WATCH_S = 0.25  # how often a running search looks at its row (stop flag, progress, lease)
@@ -55,18 +64,44 @@ def info_view(board: Board, result) -> dict:
     return view
 
 
+def search_limits(level: int, limits: Limits) -> dict:
+    """The search limits of a level, its time capped by ``limits.engine_seconds`` (a depth too)."""
+    out = dict(engine.level_limits(level))
+    cap = round(limits.engine_seconds * 1000)
+    out["movetime_ms"] = min(out.get("movetime_ms", cap), cap)
+    return out
+
+
+@dataclass
+class _Job:
+    """A search this process claimed: waiting for the pool, running, or finishing."""
+
+    gid: str
+    board: Board
+    level: int
+    stop: threading.Event = field(default_factory=threading.Event)
+    info: dict | None = None  # the latest progress
+    shown: dict | None = None  # the progress last written to the row
+
+
 class Bots:
     """Starts, watches and finishes the engine's searches for one server process."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, limits: Limits | None = None) -> None:
         self.store = store
         self.db = store.db
+        self.limits = limits or Limits()
+        self.pool = ThreadPoolExecutor(self.limits.engine_games, thread_name_prefix="morphchess-engine")
+        self.jobs: dict[str, _Job] = {}
+        self._lock = threading.Lock()
+        self._watcher: threading.Thread | None = None
+        self.closing = threading.Event()
 
     def kick(self, game: Game) -> Game | None:
         """Start the engine if an engine seat is to move and no live search works on this position;
         the game as it is then, or None if nothing started."""
         row = game.row
-        if not game.engine_due() or game.thinking(now()):
+        if self.closing.is_set() or not game.engine_due() or game.thinking(now()):
             return None
         if row["engine_job"] == "error" and row["engine_fen"] == game.board.fen():
             return None  # it failed here; a change of the game lets it try again
@@ -77,65 +112,88 @@ class Bots:
 
     def start(self, gid: str, force: bool = True, level: int | None = None,
               check: Callable[[Game], None] | None = None) -> Game:
-        """Claim the side to move for a new search (``force``: even a human side) and start it;
+        """Claim the side to move for a new search (``force``: even a human side) and queue it;
         ``check`` refuses the request (e.g. a token without the seats)."""
-        job = secrets.token_hex(8)
+        job_id = secrets.token_hex(8)
         claimed: dict = {}
 
         def act(conn, game: Game, at: datetime) -> None:
             if check is not None:
                 check(game)
-            if game.row["status"] != "playing":
-                raise Conflict("the game is over" if game.row["status"] != "open" else "the game waits for an opponent")
+            if game.status != Status.PLAYING:
+                raise Conflict("the game waits for an opponent" if game.status == Status.OPEN else "the game is over")
             if game.thinking(at):
                 raise Conflict("the engine is already thinking")
             if not force and not game.engine_due():
                 raise Conflict("no engine seat is to move")
-            self.store.update(conn, game, at, engine_job=job, engine_fen=game.board.fen(), engine_lease=at + LEASE,
-                              engine_stop=False, engine_info=None, level=level or game.row["level"])
+            self.store.update(conn, game, at, engine_job=job_id, engine_fen=game.board.fen(),
+                              engine_lease=at + LEASE, engine_stop=False, engine_info=None,
+                              level=level or game.row["level"])
             claimed["board"] = game.board.copy()
 
         game = self.store.change(gid, act)
-        threading.Thread(target=self._run, args=(gid, job, claimed["board"], game.row["level"]), daemon=True,
-                         name=f"engine-{gid}").start()
+        job = _Job(gid, claimed["board"], game.row["level"])
+        with self._lock:
+            self.jobs[job_id] = job
+            if self._watcher is None:
+                self._watcher = threading.Thread(target=self._watch, daemon=True, name="morphchess-engine-watch")
+                self._watcher.start()
+        self.pool.submit(self._run, job_id, job)
         return game
 
-    def _run(self, gid: str, job: str, board: Board, level: int) -> None:
-        stop, done = threading.Event(), threading.Event()
-        progress: dict = {}
-        watcher = threading.Thread(target=self._watch, args=(gid, job, stop, done, progress), daemon=True)
-        watcher.start()
+    def _run(self, job_id: str, job: _Job) -> None:
+        if self.closing.is_set():
+            return
+        board = job.board
+        limits = search_limits(job.level, self.limits)
+        if job.stop.is_set():  # asked to play at once while it waited: the quickest answer
+            limits = {"depth": 1}
         try:
-            result = engine.search(board.position.copy(), stop=stop, **engine.level_limits(level),
-                                   on_info=lambda info: progress.update(info=info_view(board, info)))
-            outcome = {"result": result, "stopped": stop.is_set()}
+            result = engine.search(board.position.copy(), stop=job.stop, **limits,
+                                   on_info=lambda info: setattr(job, "info", info_view(board, info)))
+            outcome = {"result": result, "stopped": job.stop.is_set()}
         except Exception as e:  # noqa: BLE001 - shown on the page instead of lost in a thread
-            _log.exception("engine failed in game %s", gid)
+            _log.exception("engine failed in game %s", job.gid)
             outcome = {"error": f"the engine failed: {str(e)[:200]}"}
-        finally:
-            done.set()
-        watcher.join()
-        self._finish(gid, job, board, outcome)
+        with self._lock:
+            self.jobs.pop(job_id, None)
+        if not self.closing.is_set():  # on shutdown the lease runs out and the next server claims it
+            self._finish(job.gid, job_id, board, outcome)
 
-    def _watch(self, gid: str, job: str, stop: threading.Event, done: threading.Event, progress: dict) -> None:
-        """While the search runs: obey the stop flag, publish progress, renew the lease."""
-        shown = None
-        renewed = time.monotonic()
-        while not done.wait(WATCH_S):
+    def _watch(self) -> None:
+        """While this process has jobs: obey stop flags, publish progress, renew the leases."""
+        renewed = 0.0
+        while not self.closing.wait(WATCH_S):
+            with self._lock:
+                jobs = dict(self.jobs)
+                if not jobs:
+                    self._watcher = None
+                    return
             with self.db.read() as conn:
-                row = conn.execute(select(games.c.engine_job, games.c.engine_stop).where(games.c.id == gid)).first()
-            if row is None or row.engine_job != job or row.engine_stop:
-                stop.set()  # cancelled (take back, new move) or asked to play now
-            info = progress.get("info")
-            if info is not shown or time.monotonic() - renewed > LEASE.total_seconds() / 4:
-                values: dict[str, object] = {"engine_lease": now() + LEASE}
-                if info is not shown:
-                    values.update(engine_info=json.dumps(info), engine_seq=games.c.engine_seq + 1)
-                with self.db.write() as conn:
-                    conn.execute(games.update().where(games.c.id == gid, games.c.engine_job == job).values(**values))
-                    self.db.notify(conn, gid)
-                shown, renewed = info, time.monotonic()
-                self.store.changed(gid)
+                rows = {r.engine_job: r for r in conn.execute(
+                    select(games.c.engine_job, games.c.engine_stop)
+                    .where(games.c.id.in_({j.gid for j in jobs.values()})))}
+            for job_id, job in jobs.items():
+                row = rows.get(job_id)
+                if row is None or row.engine_stop:
+                    job.stop.set()  # cancelled (take back, new move) or asked to play now
+            renew = time.monotonic() - renewed > LEASE.total_seconds() / 4
+            for job_id, job in jobs.items():
+                if renew or job.info is not job.shown:
+                    self._publish(job_id, job)
+            if renew:
+                renewed = time.monotonic()
+
+    def _publish(self, job_id: str, job: _Job) -> None:
+        values: dict[str, object] = {"engine_lease": now() + LEASE}
+        info = job.info
+        if info is not job.shown:
+            values.update(engine_info=json.dumps(info), engine_seq=games.c.engine_seq + 1)
+        with self.db.write() as conn:
+            conn.execute(games.update().where(games.c.id == job.gid, games.c.engine_job == job_id).values(**values))
+            self.db.notify(conn, job.gid)
+        job.shown = info
+        self.store.changed(job.gid)
 
     def _finish(self, gid: str, job: str, board: Board, outcome: dict) -> None:
         """Play the search's move, if its job is still the game's and the position the same."""
@@ -160,22 +218,36 @@ class Bots:
             return
         self.kick(game)  # the engine may play the other side too
 
-    def wait(self, gid: str, timeout: float) -> None:
-        """Wait until no search runs for the game (or ``timeout`` seconds)."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            with self.db.read() as conn:
-                row = conn.execute(select(games.c.engine_job, games.c.engine_lease)
-                                   .where(games.c.id == gid)).first()
-            if row is None or row.engine_job in (None, "error"):
-                return
-            time.sleep(0.05)
+    def idle(self, gid: str) -> bool:
+        """Does no search run for the game?"""
+        with self.db.read() as conn:
+            row = conn.execute(select(games.c.engine_job).where(games.c.id == gid)).first()
+        return row is None or row.engine_job in (None, "error")
+
+    async def wait(self, gid: str, timeout: float) -> None:
+        """Wait until no search runs for the game (or ``timeout`` seconds), holding no thread."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while loop.time() < end and not await asyncio.to_thread(self.idle, gid):
+            await asyncio.sleep(0.05)
+
+    def wait_limit(self) -> float:
+        """The longest a request waits for a search: one search's time and a little more."""
+        return self.limits.engine_seconds + 2
 
     def sweep(self) -> None:
         """Start the engine in games where an engine seat is to move and nothing thinks (after a restart)."""
         with self.db.read() as conn:
             ids = conn.execute(select(games.c.id).where(
-                games.c.status == "playing", (games.c.white == "engine") | (games.c.black == "engine"))
+                games.c.status == Status.PLAYING.value, (games.c.white == "engine") | (games.c.black == "engine"))
                 .order_by(games.c.updated.desc()).limit(100)).scalars().all()
         for gid in ids:
             self.kick(self.store.get(gid))
+
+    def close(self) -> None:
+        """Stop every search of this process now (their games are claimed again after the lease)."""
+        self.closing.set()
+        with self._lock:
+            for job in self.jobs.values():
+                job.stop.set()
+        self.pool.shutdown(wait=True, cancel_futures=True)

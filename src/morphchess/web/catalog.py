@@ -2,6 +2,8 @@
 
 Compiled variants are kept in a bounded cache (a pasted definition costs
 megabytes once compiled); the definition text itself lives in the database.
+A definition is compiled within a budget (:func:`~morphchess.web.limits.within`)
+before it is stored, and one refused is remembered and refused again at once.
 """
 
 from __future__ import annotations
@@ -13,18 +15,18 @@ from collections import OrderedDict
 
 from sqlalchemy import select
 
-from ..betza import BetzaError
-from ..idiagram import load
-from ..variant import Variant, VariantError
+from ..loader import load
+from ..variant import Variant
 from ..variants import builtin, names
 from .db import Database, definitions, now
 from .errors import BadInput, NotFound
+from .limits import COMPILE_SECONDS, MAX_DEFINITION, MAX_SIDE, within
 
-__all__ = ["Catalog", "describe", "MAX_DEFINITION", "MAX_SIDE"]
+__all__ = ["Catalog", "describe", "check_size", "MAX_SETUP_NAME"]
 
-MAX_DEFINITION = 64 * 1024  # characters of definition text
-MAX_SIDE = 16  # files and ranks
-CACHE_SIZE = 16  # compiled pasted definitions kept in memory
+REFUSED_KEPT = 256  # refused definitions remembered (by hash) and refused again without compiling
+MAX_SETUP_NAME = 200  # characters of a setup's name
+MAX_AUTHOR = 200  # characters of an author line; a longer one is cut (it is only shown)
 # "# Crossroads (9x9) by Gerd Degens. More words." -> title, size, author, the rest
 _HEADLINE = re.compile(r"#\s*(?P<title>[^(:.,]*[^(:.,\s])(?:\s*\((?P<size>[^)]*)\))?(?:\s+by\s+(?P<author>[^.:,]+))?"
                        r"\s*[.:,]?\s*(?P<rest>.*)")
@@ -48,7 +50,10 @@ def describe(v: Variant, text: str | None = None) -> dict:
     rest = head["rest"].split(". ")[0].rstrip(".") if head else ""
     usable = rest and not rest.lower().startswith("the definition")
     summary = f"{v.files}x{v.ranks}, {len(v.types)} piece types"
-    return {"title": title.strip()[:80], "author": head["author"].strip() if head and head["author"] else None,
+    author = head["author"].strip() if head and head["author"] else None
+    if author is not None and len(author) > MAX_AUTHOR:
+        author = author[:MAX_AUTHOR - 1] + "…"
+    return {"title": title.strip()[:80], "author": author,
             "description": (rest[0].upper() + rest[1:] + ".")[:200] if usable else summary}
 
 
@@ -61,10 +66,12 @@ def _piece_title(v: Variant) -> str:
 class Catalog:
     """Variants by key: built-in names, and ``def-...`` keys of definitions in the database."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, cached: int = 16) -> None:
         self.db = db
+        self.cached = cached  # compiled pasted definitions kept in memory
         self._builtin = {n: builtin(n) for n in names()}
         self._cache: OrderedDict[str, Variant] = OrderedDict()
+        self._refused: OrderedDict[str, str] = OrderedDict()  # SHA-256 of a text -> why it was refused
         self._lock = threading.Lock()
 
     def get(self, key: str) -> Variant:
@@ -79,28 +86,44 @@ class Catalog:
                                .where(definitions.c.key == key)).first()
         if row is None:
             raise NotFound(f"unknown variant {key[:40]!r}; built-in variants: {', '.join(names())}")
-        return self._remember(key, _compile(row.text, row.title))
+        return self._remember(key, self.compile(row.text, row.title))
 
     def _remember(self, key: str, v: Variant) -> Variant:
         with self._lock:
             self._cache[key] = v
             self._cache.move_to_end(key)
-            while len(self._cache) > CACHE_SIZE:
+            while len(self._cache) > self.cached:
                 self._cache.popitem(last=False)
         return v
 
+    def compile(self, text: str, title: str | None) -> Variant:
+        """Compile definition text within the budget; BadInput (and remembered) if it cannot be."""
+        check_size(text)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        with self._lock:
+            refused = self._refused.get(digest)
+        if refused is not None:
+            raise BadInput(refused)
+        try:
+            return within(COMPILE_SECONDS, _compile, text, title)
+        except BadInput as e:
+            with self._lock:
+                self._refused[digest] = str(e)
+                while len(self._refused) > REFUSED_KEPT:
+                    self._refused.popitem(last=False)
+            raise
+
     def add(self, text: str) -> str:
         """Store definition text (once: its key comes from its hash) and return its key."""
-        if len(text) > MAX_DEFINITION:
-            raise BadInput(f"definition: {len(text)} characters; at most {MAX_DEFINITION}")
+        check_size(text)
         digest = hashlib.sha256(text.encode()).hexdigest()
         key = "def-" + digest[:16]
         with self.db.read() as conn:
             known = conn.execute(select(definitions.c.key).where(definitions.c.key == key)).first()
         if known:
             return key
-        about = describe(_compile(text, None))
-        v = _compile(text, about["title"])  # compiled again under its title (a variant is frozen)
+        about = describe(self.compile(text, None))
+        v = self.compile(text, about["title"])  # compiled again under its title (a variant is frozen)
         with self.db.write() as conn:
             if not conn.execute(select(definitions.c.key).where(definitions.c.key == key)).first():
                 conn.execute(definitions.insert().values(key=key, sha256=digest, text=text, files=v.files,
@@ -137,11 +160,20 @@ class Catalog:
         return out
 
 
+def check_size(text: str) -> None:
+    """Refuse definition text over the size limit (before any work on it)."""
+    if len(text) > MAX_DEFINITION:
+        raise BadInput(f"definition: {len(text)} characters; at most {MAX_DEFINITION}")
+
+
 def _compile(text: str, title: str | None) -> Variant:
     try:
         v = load(text, title or "custom")
-    except (VariantError, BetzaError) as e:
-        raise BadInput(f"definition: {str(e)[:300]}") from None
+    except (ValueError, OverflowError, RecursionError, MemoryError) as e:  # InputError is a ValueError
+        raise BadInput(f"definition: {str(e)[:300] or type(e).__name__}") from None
     if v.files > MAX_SIDE or v.ranks > MAX_SIDE:
         raise BadInput(f"definition: a {v.files}x{v.ranks} board; at most {MAX_SIDE}x{MAX_SIDE}")
+    long = next((name for name in v.setups if len(name) > MAX_SETUP_NAME), None)
+    if long is not None:
+        raise BadInput(f"definition: setup name {long[:40]!r}...: over {MAX_SETUP_NAME} characters")
     return v

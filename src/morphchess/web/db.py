@@ -25,6 +25,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -36,7 +37,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["metadata", "definitions", "games", "moves", "Database", "default_url", "now"]
+__all__ = ["metadata", "definitions", "games", "moves", "hits", "Database", "default_url", "now"]
 
 metadata = MetaData()
 CHANNEL = "morphchess_games"  # PostgreSQL notifications: the payload is a game id
@@ -59,7 +60,7 @@ games = Table(
     "games", metadata,
     Column("id", String(16), primary_key=True),
     Column("variant", String(40), nullable=False),  # a built-in name or a definitions.key
-    Column("setup", String(40), nullable=False),
+    Column("setup", Text, nullable=False),
     Column("start_fen", Text),
     Column("mode", String(8), nullable=False),  # local, invite, open
     Column("status", String(8), nullable=False, index=True),  # open, playing, over, aborted
@@ -88,6 +89,9 @@ games = Table(
     Column("engine_stop", Boolean, nullable=False, default=False),
     Column("engine_info", Text),  # JSON: the search's progress, or its last move
     Column("engine_seq", Integer, nullable=False, default=0),
+    Column("talk_closed", Boolean, nullable=False, default=False),  # spectators may not write in the talk
+    Column("rematch_offer", String(5)),  # white, black: offered a rematch (after the game)
+    Column("rematch", String(16)),  # the id of the rematch game, once accepted
     Column("creator", String(16), nullable=False),  # hash of the creating client's address (rate limit)
     Column("created", DateTime(timezone=True), nullable=False, index=True),
     Column("updated", DateTime(timezone=True), nullable=False),
@@ -97,11 +101,20 @@ moves = Table(
     "moves", metadata,
     Column("game_id", String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("ply", Integer, primary_key=True),  # 1 for the first move
-    Column("uci", String(24), nullable=False),
-    Column("san", String(40), nullable=False),
-    Column("gc", String(60), nullable=False),
+    Column("uci", Text, nullable=False),  # multi-leg moves have long texts: no length on either database
+    Column("san", Text, nullable=False),
+    Column("gc", Text, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
     Column("clock_ms", Integer),  # the mover's time left after the move
+)
+
+hits = Table(
+    "hits", metadata,  # the writes of each client in the last window (rate limits)
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("client", String(16), nullable=False),
+    Column("action", String(16), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("hits_client_action", "client", "action", "at"),
 )
 
 

@@ -5,7 +5,8 @@ progress) and is woken at once when this process changes the game, or, on
 PostgreSQL, when any process does (a notification); otherwise changes made by
 other processes are seen within :data:`POLL_S`.  Each event's id is the
 game's ply, so a reconnecting ``EventSource`` (``Last-Event-ID``) gets exactly
-the moves it missed.
+the moves it missed.  Streams end when the server stops (:meth:`Notifier.close`); the
+page's ``EventSource`` reconnects to whichever server answers next.
 """
 
 from __future__ import annotations
@@ -35,12 +36,21 @@ class Notifier:
     def __init__(self) -> None:
         self._waiters: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
         self._lock = threading.Lock()
+        self.closed = threading.Event()
 
     def changed(self, gid: str) -> None:
         with self._lock:
             waiters = list(self._waiters.get(gid, ()))
         for loop, event in waiters:
             loop.call_soon_threadsafe(event.set)
+
+    def close(self) -> None:
+        """End every stream (the server stops); safe to call from a signal handler."""
+        self.closed.set()
+        waiters = [w for entries in list(self._waiters.values()) for w in list(entries)]  # no lock: a signal
+        for loop, event in waiters:
+            with suppress(RuntimeError):  # a loop already closed
+                loop.call_soon_threadsafe(event.set)
 
     @contextmanager
     def subscribe(self, gid: str) -> Iterator[asyncio.Event]:
@@ -68,7 +78,7 @@ async def stream(store: Store, bots: Bots, notifier: Notifier, gid: str, since: 
     loop = asyncio.get_running_loop()
     last_write = loop.time()
     with notifier.subscribe(gid) as woken:
-        while True:
+        while not notifier.closed.is_set():
             woken.clear()
             if deadline is not None and now() >= deadline:  # the side to move ran out of time
                 deadline = None

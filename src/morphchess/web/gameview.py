@@ -11,17 +11,20 @@ from ..variant import BLACK, WHITE
 from . import seats
 from .catalog import describe
 from .db import aware
-from .store import Game
+from .game import Game, Status, Termination
+from .limits import MAX_PLIES
 
-__all__ = ["board_view", "state_view", "move_view", "outcome_view", "summary_view", "iso"]
+__all__ = ["board_view", "state_view", "move_view", "outcome_view", "summary_view", "full_moves", "black_first",
+           "legal_view", "iso"]
 
 COLOUR = {WHITE: "white", BLACK: "black"}
 _ENDINGS = {
-    "resignation": "{winner} wins: {loser} resigned",
-    "time": "{winner} wins on time",
-    "insufficient material on time": "Draw: {loser} ran out of time, {winner} has only royal pieces left",
-    "agreement": "Draw by agreement",
-    "aborted": "Game aborted",
+    Termination.RESIGNATION: "{winner} wins: {loser} resigned",
+    Termination.TIME: "{winner} wins on time",
+    Termination.TIME_BARE_KING: "Draw: {loser} ran out of time, {winner} has only royal pieces left",
+    Termination.AGREEMENT: "Draw by agreement",
+    Termination.ABORTED: "Game aborted",
+    Termination.MOVE_LIMIT: f"Draw: the game reached {MAX_PLIES} moves",
 }
 
 
@@ -64,7 +67,7 @@ def _last_view(board: Board, move: Move) -> dict:
 def outcome_view(game: Game) -> dict | None:
     """How the game ended (None while it goes on)."""
     row = game.row
-    if row["status"] not in ("over", "aborted"):
+    if not game.status.finished:
         return None
     result, termination = row["result"], row["termination"]
     winner = {"1-0": "white", "0-1": "black"}.get(result)
@@ -85,10 +88,12 @@ def move_view(note: dict) -> dict:
 
 
 def _legal(game: Game) -> list[dict]:
-    if game.row["status"] != "playing":
-        return []
-    name = game.variant.square_name
-    board = game.board
+    return legal_view(game.board) if game.status == Status.PLAYING else []
+
+
+def legal_view(board: Board) -> list[dict]:
+    """The legal moves of a board as the page picks them up (see docs/web.md, the game state)."""
+    name = board.variant.square_name
     return [{"from": _origin(board, m), "to": name(m.text_to_square), "uci": m.uci(), "piece": m.piece,
              "new": m.new_piece, "capture": m.is_capture, "choice": m.is_choice, "castle": _castle_view(board, m),
              "transform": m.is_transformation, "morph": m.is_morph, "drop": m.is_drop,
@@ -147,11 +152,23 @@ def state_view(game: Game, you: list[str], at: datetime) -> dict:
         "level": row["level"],
         "time_control": tc.view() if tc else None,
         "clock": clock_view(game, at),
-        "offers": {"draw": row["draw_offer"], "takeback": row["takeback_offer"]},
+        "offers": {"draw": row["draw_offer"], "takeback": row["takeback_offer"], "rematch": row["rematch_offer"]},
+        "rematch": row["rematch"],
         "thinking": game.thinking(at),
         "engine": info,
         "created": iso(row["created"]),
     }
+
+
+def black_first(row) -> bool:
+    """Does the game of this row start with Black to move (its start position text says so)?"""
+    fields = (row["start_fen"] or "").split()
+    return len(fields) > 1 and fields[1] == "b"
+
+
+def full_moves(row) -> int:
+    """The moves of a game as players count them (White's and Black's make one), from its row."""
+    return (row["ply"] + black_first(row) + 1) // 2
 
 
 def summary_view(row: dict, title: str) -> dict:
@@ -159,7 +176,7 @@ def summary_view(row: dict, title: str) -> dict:
     gid = row["id"]
     return {"id": gid, "variant": row["variant"], "title": title, "setup": row["setup"], "mode": row["mode"],
             "time_control": row["tc"], "status": row["status"], "result": row["result"],
-            "termination": row["termination"], "ply": row["ply"],
+            "termination": row["termination"], "ply": row["ply"], "moves": full_moves(row),
             "players": {s: row[s] for s in seats.SIDES}, "names": {s: row[f"{s}_name"] for s in seats.SIDES},
             "created": iso(row["created"]), "updated": iso(row["updated"]), "watch": f"/game/{gid}",
             "pgn": f"/api/games/{gid}/record?format=pgn&download=1",

@@ -22,10 +22,10 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
-from ..idiagram import load
 from ..lab.selfplay import LabSettings, settings_for
 from ..variant import Variant
 from ..variants import load_variant, names
+from .limits import MAX_DEFINITION, check
 
 __all__ = ["router"]
 
@@ -39,7 +39,7 @@ router = APIRouter(prefix="/api/lab", tags=["lab"])
 
 class LabRequest(BaseModel):
     variant: str | None = Field(None, description="a variant's key (built-in name or stored definition)")
-    definition: str | None = Field(None, max_length=64 * 1024, description="or Interactive Diagram text")
+    definition: str | None = Field(None, max_length=MAX_DEFINITION, description="or Interactive Diagram text")
     games: int = Field(20, ge=1, le=MAX_GAMES, description="self-play games")
     level: int = Field(1, ge=1, le=MAX_LEVEL, description="engine level of both sides")
 
@@ -105,15 +105,17 @@ def _labs(request: Request) -> dict[str, Lab]:
 
 
 def _variant(body: LabRequest, request: Request) -> Variant:
+    """The lab's variant: a definition is compiled by the catalog, with its size limits and budget."""
+    catalog = request.app.state.catalog
     if body.definition:
-        return load(body.definition)
+        return catalog.compile(body.definition, None)
     key = body.variant or "chess"
-    catalog = getattr(request.app.state, "catalog", None)
-    return catalog.get(key) if catalog is not None and key not in names() else load_variant(key)
+    return catalog.get(key) if key not in names() else load_variant(key)
 
 
 @router.post("", summary="start a lab: self-play games of a variant, then a report")
 def start_lab(body: LabRequest, request: Request) -> dict:
+    check(request, "lab")
     settings = settings_for(_variant(body, request), level=body.level, max_plies=200)
     labs = _labs(request)
     if sum(lab.state() == "running" for lab in labs.values()) >= MAX_RUNNING:

@@ -20,7 +20,7 @@ def _players(game: dict) -> str:
 
 
 def _row(kind: str, game: dict) -> str:
-    cells = [escape(game["title"]), _players(game), escape(game["time_control"] or "untimed"), str(game["ply"])]
+    cells = [escape(game["title"]), _players(game), escape(game["time_control"] or "untimed"), str(game["moves"])]
     if kind == "open":
         link = (f'<button type="button" class="accept" data-game="{escape(game["id"])}">Accept</button> '
                 f'<a href="{escape(game["watch"])}">view</a>')
@@ -40,27 +40,14 @@ def _table(kind: str, rows: list[dict]) -> str:
             + "".join(f"<th>{h}</th>" for h in head) + f"</tr></thead><tbody>{body}</tbody></table></section>")
 
 
-# Accepting a seek: the server hands out the seat's token; the page keeps it in the link's fragment.
-_SCRIPT = """
-document.addEventListener("click", async (e) => {
-  const button = e.target.closest("button.accept");
-  if (!button) return;
-  const name = document.getElementById("name").value || null;
-  const response = await fetch(`/api/games/${button.dataset.game}/accept`, {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name})});
-  const answer = await response.json();
-  if (response.ok) location.href = answer.seat.link;
-  else document.getElementById("lobby-error").textContent = answer.error.message;
-});
-"""
-
-
 def lobby_page(lists: dict[str, list[dict]]) -> str:
     """The lobby as one HTML page (the JSON behind it: ``GET /api/lobby``)."""
     tables = "".join(_table(kind, lists[kind]) for kind in _HEADINGS)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>morphchess lobby</title><link rel="stylesheet" href="/static/style.css"></head>
-<body class="lobby"><main><h1>morphchess lobby</h1>
-<p><a href="/">New game</a> · <label>Your name <input id="name" maxlength="40"></label></p>
-<p id="lobby-error" role="alert"></p>{tables}</main><script>{_SCRIPT}</script></body></html>"""
+<title>morphchess lobby</title><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/style.css"></head>
+<body class="lobby"><header><h1>morphchess lobby</h1>
+<nav aria-label="site"><a href="/">New game</a> <a href="/docs" target="_blank">API</a></nav></header>
+<main><p><label>Your name <input id="name" maxlength="40"></label></p>
+<p id="lobby-error" role="alert"></p>{tables}</main><script src="/static/js/lobby.js"></script></body></html>"""

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
+from anyio import to_thread
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from .. import gamecourier, pgn
+from ..board import Board
 from ..errors import InputError
 from ..records import read_record, record_format
 from . import actions
@@ -16,11 +18,15 @@ from .bots import Bots
 from .db import aware, now
 from .errors import BadInput, NotFound
 from .events import stream
+from .game import Game, Status
 from .gameview import board_view, outcome_view, state_view, summary_view
-from .seats import client_key, token_of
-from .store import Game, NewGame, Store
+from .limits import IMPORT_SECONDS, MAX_DEFINITION, MAX_PLIES, MAX_RECORD, check, client_key, record_words, within
+from .newgame import NewGame, create
+from .seats import token_of
+from .store import Store
+from .talk import Talk
 
-__all__ = ["router"]
+__all__ = ["router", "read_pasted", "pgn_headers", "answer"]
 
 router = APIRouter(prefix="/api")
 Kind = Literal["human", "engine"]
@@ -31,11 +37,12 @@ Name = Field(None, max_length=40, description="the player's name, shown to every
 
 class NewGameIn(BaseModel):
     variant: str = Field("chess", max_length=40, description="a built-in name or a pasted definition's key")
-    definition: str | None = Field(None, description="definition text to play instead of `variant`")
-    setup: str | None = Field(None, max_length=40, description="start array, e.g. Polymorph's knights")
+    definition: str | None = Field(None, max_length=MAX_DEFINITION,
+                                   description="definition text to play instead of `variant`")
+    setup: str | None = Field(None, max_length=200, description="start array, e.g. Polymorph's knights")
     fen: str | None = Field(None, max_length=1000, description="start from this position text")
-    moves: list[str] = Field(default_factory=list, max_length=2000,
-                             description="moves played first (coordinate text or SAN)")
+    moves: list[Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=list, max_length=MAX_PLIES, description="moves played first (coordinate text or SAN)")
     mode: Literal["local", "invite", "open"] = "local"
     side: Literal["white", "black", "random"] = Field("white", description="the creator's side (invite, open)")
     white: Kind | None = Field(None, description="local games: human by default; invite, open: see black")
@@ -78,11 +85,11 @@ class NameIn(BaseModel):
 
 
 class ImportIn(BaseModel):
-    text: str
+    text: str = Field(..., max_length=MAX_RECORD, description=f"the record (at most {MAX_PLIES} moves)")
     format: Literal["auto", "pgn", "gc", "coord"] = "auto"
     variant: str = Field("chess", max_length=40, description="variant of a Game Courier log (PGN names its own)")
-    definition: str | None = None
-    setup: str | None = Field(None, max_length=40)
+    definition: str | None = Field(None, max_length=MAX_DEFINITION)
+    setup: str | None = Field(None, max_length=200)
     white: Kind = "human"
     black: Kind = "human"
     level: int = Field(3, ge=1, le=8)
@@ -116,7 +123,10 @@ def _created(request: Request, game: Game, tokens: dict[str, list[str]]) -> dict
 
 @router.post("/games", summary="start a game; the answer carries the creator's seat (and the invite)")
 def new_game(request: Request, body: NewGameIn):
-    game, tokens = _store(request).create(NewGame(**body.model_dump()), client_key(request))
+    check(request, "game")
+    if body.definition is not None:
+        check(request, "paste")
+    game, tokens = create(_store(request), NewGame(**body.model_dump()), client_key(request))
     return _created(request, game, tokens)
 
 
@@ -160,24 +170,26 @@ def patch_game(request: Request, gid: str, body: PlayersIn):
 
 
 @router.post("/games/{gid}/engine", summary="let the engine move for the side to move now")
-def engine_move(request: Request, gid: str, body: EngineIn):
+async def engine_move(request: Request, gid: str, body: EngineIn):
     token = token_of(request)
     bots = _bots(request)
-    game = _store(request).get(gid)
-    actions.owner(game, token)
-    if not game.thinking(now()):  # an engine seat's search may have started already
-        game = bots.start(gid, level=body.level, check=lambda g: actions.owner(g, token))
-    if body.wait:
-        bots.wait(gid, 120)
+
+    def begin() -> None:
         game = _store(request).get(gid)
-    return answer(request, game)
+        actions.owner(game, token)
+        if not game.thinking(now()):  # an engine seat's search may have started already
+            bots.start(gid, level=body.level, check=lambda g: actions.owner(g, token))
+    await to_thread.run_sync(begin)
+    if body.wait:  # at most one search's time: a search that waits for the pool is told by the stream
+        await bots.wait(gid, bots.wait_limit())
+    return await to_thread.run_sync(lambda: answer(request, _store(request).get(gid)))
 
 
 @router.post("/games/{gid}/stop", summary="the thinking engine plays its best move so far")
-def stop(request: Request, gid: str):
-    actions.stop_engine(_store(request), gid, token_of(request))
-    _bots(request).wait(gid, 10)
-    return answer(request, _store(request).get(gid))
+async def stop(request: Request, gid: str):
+    await to_thread.run_sync(actions.stop_engine, _store(request), gid, token_of(request))
+    await _bots(request).wait(gid, 10)
+    return await to_thread.run_sync(lambda: answer(request, _store(request).get(gid)))
 
 
 @router.post("/games/{gid}/resign", summary="resign")
@@ -208,9 +220,14 @@ def accept(request: Request, gid: str, body: NameIn):
             "watch": f"/game/{game.id}"}
 
 
-@router.post("/games/{gid}/join", summary="give your name for your seat")
+@router.post("/games/{gid}/join", summary="take an invited seat (the answer's `seat` holds its new token), "
+             "or give your name for your seat")
 def join(request: Request, gid: str, body: NameIn):
-    return answer(request, actions.join(_store(request), gid, token_of(request), body.name))
+    game, fresh = actions.join(_store(request), gid, token_of(request), body.name)
+    if fresh is None:
+        return answer(request, game)
+    sides = game.sides_of(fresh)
+    return {**answer(request, game), "you": sides, "seat": _seat(game, fresh, sides)}
 
 
 @router.get("/games/{gid}/positions/{ply}", summary="the board after the first `ply` moves")
@@ -237,7 +254,7 @@ def pgn_headers(game: Game) -> dict[str, str]:
     tags = {"Event": "morphchess game", "Site": f"/game/{game.id}",
             "Date": aware(row["created"]).strftime("%Y.%m.%d"),
             "White": _player(game, "white"), "Black": _player(game, "black")}
-    if row["status"] in ("over", "aborted"):
+    if game.status.finished:
         tags["Result"] = row["result"]
         tags["Termination"] = {"time": "time forfeit", "insufficient material on time": "time forfeit",
                                "aborted": "abandoned"}.get(row["termination"], "normal")
@@ -260,25 +277,40 @@ def gc_log(game: Game) -> str:
 @router.get("/games/{gid}/record", response_class=PlainTextResponse, summary="the game as PGN or GC log")
 def record(request: Request, gid: str, format: Literal["pgn", "gc"] = "pgn", download: bool = False):
     game = _store(request).get(gid)
-    text = pgn.write(game.board, pgn_headers(game)) if format == "pgn" else gc_log(game)
+    talk = Talk(_store(request))
+    text = pgn.write(game.board, pgn_headers(game), talk.comments(gid)) if format == "pgn" else gc_log(game)
     headers = {"Content-Disposition": f'attachment; filename="morphchess-{gid}.{format}.txt"'} if download else {}
     return PlainTextResponse(text, headers=headers)
+
+
+def read_pasted(request: Request, text: str, form: str, variant: str, definition: str | None,
+                setup: str | None) -> Board:
+    """The board of a pasted record, within the import budgets: a PGN names its own variant and setup
+    (its tags win over the page's choice); a Game Courier log or coordinate list is of ``variant`` (or
+    ``definition``) and ``setup``."""
+    check(request, "import")
+    if definition is not None:
+        check(request, "paste")
+    words = record_words(text)
+    if words > 2 * MAX_PLIES:  # a Game Courier move may take two words: the exact count is checked after
+        raise BadInput(f"record: {words} words of moves; at most {MAX_PLIES} moves")
+    store = _store(request)
+    chosen = store.catalog.add(definition) if definition is not None else variant
+    form = record_format(text) if form == "auto" else form
+    try:
+        return within(IMPORT_SECONDS, read_record, text, form, store.catalog.get(chosen),
+                      None if form == "pgn" else setup, True).board
+    except InputError as e:
+        raise BadInput(f"{form} record: {e}") from None
 
 
 @router.post("/import", summary="start a local game from a PGN text or a Game Courier log")
 def import_record(request: Request, body: ImportIn):
     store = _store(request)
-    chosen = store.catalog.add(body.definition) if body.definition is not None else body.variant
-    form = record_format(body.text) if body.format == "auto" else body.format
-    setup = None if form == "pgn" else body.setup  # a PGN names its own setup; the page's is for the others
-    try:  # the page's variant is for records without variant tags: a PGN's tags win
-        board = read_record(body.text, form, store.catalog.get(chosen), setup, tags_win=True).board
-    except InputError as e:
-        raise BadInput(f"{form} record: {e}") from None
-    spec = NewGame(variant=store.catalog.key_of(board.variant), setup=board.setup,
-                   fen=board.root_fen if board.custom_start else None, moves=[m.uci() for m in board.move_stack],
-                   white=body.white, black=body.black, level=body.level)
-    game, tokens = store.create(spec, client_key(request))
+    board = read_pasted(request, body.text, body.format, body.variant, body.definition, body.setup)
+    spec = NewGame(variant=store.catalog.key_of(board.variant), white=body.white, black=body.black,
+                   level=body.level)
+    game, tokens = create(store, spec, client_key(request), board)
     return _created(request, game, tokens)
 
 
@@ -289,12 +321,12 @@ def lobby(request: Request):
 
 def lobby_lists(store: Store) -> dict[str, list[dict]]:
     at = now()
-    for row in store.lobby(("playing",)):  # games whose time ran out while nobody looked
+    for row in store.lobby((Status.PLAYING,)):  # games whose time ran out while nobody looked
         deadline = store.get(row["id"]).deadline() if row["tc"] else None
         if deadline is not None and deadline <= at:
             store.flag(row["id"])
-    lists = {"open": store.lobby(("open",)), "playing": store.lobby(("playing",)),
-             "finished": store.lobby(("over",))}
+    lists = {"open": store.lobby((Status.OPEN,)), "playing": store.lobby((Status.PLAYING,)),
+             "finished": store.lobby((Status.OVER,))}
     titles = store.catalog.titles({r["variant"] for rows in lists.values() for r in rows})
     return {name: [summary_view(r, titles.get(r["variant"], r["variant"])) for r in rows]
             for name, rows in lists.items()}

@@ -7,7 +7,7 @@ import secrets
 
 from fastapi import Request
 
-__all__ = ["new_token", "digest", "token_of", "SIDES", "other", "client_key"]
+__all__ = ["new_token", "digest", "held", "token_of", "SIDES", "other"]
 
 SIDES = ("white", "black")
 
@@ -21,6 +21,14 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def held(row, token: str | None) -> list[str]:
+    """The seats of a game's row that a token holds."""
+    if not token:
+        return []
+    mine = digest(token)
+    return [s for s in SIDES if row[f"{s}_token"] == mine]
+
+
 def token_of(request: Request) -> str | None:
     """The seat token of a request (``Authorization: Bearer TOKEN``), or None."""
     scheme, _, value = request.headers.get("authorization", "").partition(" ")
@@ -30,8 +38,3 @@ def token_of(request: Request) -> str | None:
 def other(side: str) -> str:
     return "black" if side == "white" else "white"
 
-
-def client_key(request: Request) -> str:
-    """A short hash of the client's address: new games are counted per client (rate limit)."""
-    host = request.client.host if request.client else "?"
-    return hashlib.sha256(host.encode()).hexdigest()[:16]

@@ -1,14 +1,23 @@
-"""The ``serve`` subcommand: the web board on a local port, its games in a database."""
+"""The ``serve`` subcommand: the web board on a local port, its games in a database.
+
+Every limit of :class:`~morphchess.web.limits.Limits` is an option (``--games-per-minute``
+and the like), checked before anything starts.  SIGTERM or SIGINT ends the event
+streams at once and stops the server within :data:`SHUTDOWN_S` seconds.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import socket
 import sys
+from typing import Any
 
 from ..errors import OptionError
 
-__all__ = ["add"]
+__all__ = ["add", "SHUTDOWN_S"]
+
+SHUTDOWN_S = 3  # seconds given to requests still running when the server is asked to stop
 
 
 def _port(text: str) -> int:
@@ -17,15 +26,52 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def _limit_type(name: str, kind: type, minimum: float):
+    def read(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: not a number") from None
+        if not value >= minimum:
+            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: at least {minimum:g}")
+        return value
+    return read
+
+
+def _proxy(text: str) -> str:
+    import ipaddress
+    try:
+        ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"trusted-proxy {text[:40]!r}: not an address or network "
+                                         "(10.0.0.1, 10.0.0.0/8)") from None
+    return text.strip()
+
+
+def _limits_from_dataclass() -> list[dataclasses.Field]:
+    from .limits import Limits
+    return list(dataclasses.fields(Limits))
+
+
 def add(sub) -> None:
     p = sub.add_parser("serve", help="play in the browser: the web board, online games and their JSON API")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
     p.add_argument("--db", metavar="URL", help="database: sqlite:///FILE or postgresql://USER:PASS@HOST/NAME "
                    "(default: an SQLite file in the user's data directory)")
-    p.add_argument("--games-per-minute", type=int, default=60, metavar="N",
-                   help="new games one client address may start a minute (default 60)")
     p.add_argument("--open", action="store_true", help="open the board in the web browser")
+    p.add_argument("--no-access-log", dest="access_log", action="store_false",
+                   help="do not log each request to stderr (the log never holds a seat token)")
+    limits = p.add_argument_group("limits (see docs/security.md)")
+    for f in _limits_from_dataclass():
+        option = "--" + f.name.replace("_", "-")
+        if f.name == "trusted_proxies":
+            limits.add_argument("--trusted-proxy", dest=f.name, action="append", type=_proxy, default=[],
+                                metavar="ADDRESS", help=f.metadata["help"] + " (repeatable; default none)")
+            continue
+        kind = type(f.default)
+        limits.add_argument(option, dest=f.name, type=_limit_type(option[2:], kind, f.metadata["min"]),
+                            default=f.default, metavar="N", help=f"{f.metadata['help']} (default {f.default:g})")
     p.set_defaults(func=run)
 
 
@@ -45,12 +91,16 @@ def run(args) -> None:
     try:
         import uvicorn
 
+        from .access import log_to_stderr
         from .app import create_app
+        from .limits import Limits
     except ImportError as e:
         raise OptionError(f"the web board needs the web extra: pip install 'morphchess[web]' ({e})") from None
+    chosen: dict[str, Any] = {f.name: getattr(args, f.name) for f in _limits_from_dataclass()}
+    limits = Limits(**{**chosen, "trusted_proxies": tuple(chosen["trusted_proxies"])})
     sock = _listen(args.host, args.port)
     try:
-        app = create_app(args.db, args.games_per_minute)
+        app = create_app(args.db, limits)
     except Exception as e:  # noqa: BLE001 - a database that cannot be opened is bad input: one line
         sock.close()
         raise OptionError(f"database {args.db or 'default'}: {str(e).splitlines()[0][:200]}") from None
@@ -59,5 +109,22 @@ def run(args) -> None:
         import threading
         import webbrowser
         threading.Timer(1.0, webbrowser.open, (url,)).start()
+    if args.access_log:
+        log_to_stderr()
     print(f"morphchess web board on {url} (Ctrl-C stops it)", file=sys.stderr)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    # the client address is read by the app, from X-Forwarded-For only for a --trusted-proxy
+    config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
+                            timeout_graceful_shutdown=SHUTDOWN_S)
+    _server(config, app.state.notifier.close).run(sockets=[sock])
+
+
+def _server(config, on_exit):
+    """uvicorn's server, calling ``on_exit`` (which ends the event streams) as soon as it is asked to stop."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            on_exit()
+            super().handle_exit(sig, frame)
+
+    return Server(config)

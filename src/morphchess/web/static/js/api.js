@@ -18,6 +18,11 @@ export function useToken(token) {
   seatToken = token || null;
 }
 
+// The headers a streamed request sends (the seat token, as every call does).
+export function authHeaders() {
+  return seatToken ? { Authorization: `Bearer ${seatToken}` } : {};
+}
+
 function messageOf(status, text) {
   try {
     const error = JSON.parse(text).error;
@@ -68,4 +73,12 @@ export const api = {
   record: (id, format) => call("GET", `${game(id)}/record?format=${format}`),
   importRecord: (spec) => call("POST", "/api/import", spec),
   eventsUrl: (id, since) => `${game(id)}/events?since=${since}`,
+  analysisPosition: (spec) => call("POST", "/api/analysis/position", spec),
+  analysisRecord: (spec) => call("POST", "/api/analysis/record", spec),
+  analysisPgn: (spec) => call("POST", "/api/analysis/pgn", spec),
+  rematch: (id, action) => call("POST", `${game(id)}/rematch`, { action }),
+  myGames: (games) => call("POST", "/api/mygames", { games }),
+  talk: (id, text, name) => call("POST", `${game(id)}/talk`, { text, name }),
+  talkSpectators: (id, open) => call("POST", `${game(id)}/talk/spectators`, { open }),
+  talkEventsUrl: (id, player) => `${game(id)}/talk/events?since=0${player ? "&player=true" : ""}`,
 };

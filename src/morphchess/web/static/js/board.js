@@ -2,6 +2,7 @@
 // becomes there, and turns clicks, drags, taps and keys into moves.  It knows no rules: the legal
 // moves come from the server with each game state.
 
+import { el, svgImage } from "./dom.js";
 import { Marks } from "./marks.js";
 
 const DRAG_PX = 5; // a press that moves farther than this is a drag, else a click
@@ -10,10 +11,10 @@ export function squareName(files, sq) {
   return String.fromCharCode(97 + (sq % files)) + (Math.floor(sq / files) + 1);
 }
 
-export function pieceSvg(variant, letter) {
+// The picture of a piece (its letter: upper case White, lower case Black) as an <img>, or null.
+export function pieceImage(variant, letter) {
   const type = variant.types.find((t) => t.letter === letter.toUpperCase());
-  if (!type) return "";
-  return type.svg[letter === letter.toUpperCase() ? 0 : 1];
+  return type ? svgImage(type.svg[letter === letter.toUpperCase() ? 0 : 1]) : null;
 }
 
 export function pieceName(variant, letter) {
@@ -83,29 +84,34 @@ export class BoardView {
     const { files, ranks } = this.variant;
     this.el.style.setProperty("--files", files);
     this.el.style.setProperty("--ranks", ranks);
-    const ranksCol = [];
-    const filesRow = [];
-    const squares = [];
+    const holes = new Set(this.variant.holes || []);
+    const ranksCol = el("div", { class: "ranks", "aria-hidden": "true" });
+    const filesRow = el("div", { class: "files", "aria-hidden": "true" });
+    const squares = el("div", { class: "squares" });
+    this.cells = new Map();
     for (let row = 0; row < ranks; row++) {
       const r = this.flipped ? row : ranks - 1 - row;
-      ranksCol.push(`<div>${r + 1}</div>`);
+      ranksCol.append(el("div", {}, String(r + 1)));
       for (let col = 0; col < files; col++) {
         const f = this.flipped ? files - 1 - col : col;
         const name = squareName(files, r * files + f);
+        if (holes.has(name)) { // not on the board: drawn as a gap, never a target
+          squares.append(el("div", { class: "hole", "data-hole": name, "aria-hidden": "true" }));
+          continue;
+        }
         const shade = (f + r) % 2 === 0 ? "dark" : "light";
-        squares.push(`<div class="sq ${shade}" role="button" tabindex="-1" data-square="${name}"></div>`);
+        const cell = el("div", { class: `sq ${shade}`, role: "button", tabindex: "-1", "data-square": name });
+        this.cells.set(name, cell);
+        squares.append(cell);
       }
     }
     for (let col = 0; col < files; col++) {
-      filesRow.push(`<div>${String.fromCharCode(97 + (this.flipped ? files - 1 - col : col))}</div>`);
+      filesRow.append(el("div", {}, String.fromCharCode(97 + (this.flipped ? files - 1 - col : col))));
     }
-    this.el.innerHTML = `<div class="ranks" aria-hidden="true">${ranksCol.join("")}</div>`
-      + `<div class="squares">${squares.join("")}<svg class="marks" aria-hidden="true"
-          preserveAspectRatio="none"></svg></div>`
-      + `<div></div><div class="files" aria-hidden="true">${filesRow.join("")}</div>`;
-    this.cells = new Map([...this.el.querySelectorAll(".sq")].map((c) => [c.dataset.square, c]));
     const marks = this.marks || new Marks(null);
-    marks.svg = this.el.querySelector("svg.marks");
+    marks.svg = marks.svg || Marks.layer();
+    squares.append(marks.svg);
+    this.el.replaceChildren(ranksCol, squares, el("div"), filesRow);
     this.marks = marks;
     marks.setGeometry((name) => this.place(name), files, ranks);
     this.el.classList.toggle("flipped", this.flipped);
@@ -159,11 +165,11 @@ export class BoardView {
     this.view.squares.forEach((letter, sq) => {
       const name = squareName(files, sq);
       const cell = this.cells.get(name);
+      if (!cell) return; // a hole
       if (cell.dataset.piece !== letter) {
         cell.dataset.piece = letter;
-        cell.innerHTML = letter
-          ? `<div class="piece-img" data-piece="${letter}" aria-hidden="true">${pieceSvg(this.variant, letter)}</div>`
-          : "";
+        cell.replaceChildren(...(letter ? [el("div", { class: "piece-img", "data-piece": letter, "aria-hidden": "true" },
+          pieceImage(this.variant, letter))] : []));
       } else {
         cell.querySelector(".preview")?.remove();
       }
@@ -189,18 +195,19 @@ export class BoardView {
   drawHands() {
     const hands = this.view.hands || {};
     this.handsEl.hidden = !Object.values(hands).some((pieces) => pieces.length);
-    this.handsEl.innerHTML = Object.entries(hands).map(([side, pieces]) => {
+    this.handsEl.replaceChildren(...Object.entries(hands).map(([side, pieces]) => {
       const buttons = pieces.map(([letter, n]) => {
         const from = `@${letter}`;
-        const can = this.movesFrom(from).length > 0;
-        const label = `${pieceName(this.variant, letter)} in hand, ${n}`;
-        return `<button type="button" class="hand-piece${from === this.selected ? " selected" : ""}"
-          data-from="${from}" aria-label="${label}" aria-pressed="${from === this.selected}"${can ? "" : " disabled"}>
-          <span class="piece-img" aria-hidden="true">${pieceSvg(this.variant, letter)}</span>
-          <span class="count">${n}</span></button>`;
-      }).join("");
-      return `<div class="hand" data-side="${side}"><span class="hand-side">${side}:</span>${buttons || " none"}</div>`;
-    }).join("");
+        return el("button", {
+          type: "button", class: `hand-piece${from === this.selected ? " selected" : ""}`, "data-from": from,
+          "aria-label": `${pieceName(this.variant, letter)} in hand, ${n}`,
+          "aria-pressed": String(from === this.selected), disabled: this.movesFrom(from).length === 0,
+        }, el("span", { class: "piece-img", "aria-hidden": "true" }, pieceImage(this.variant, letter)),
+        el("span", { class: "count" }, String(n)));
+      });
+      return el("div", { class: "hand", "data-side": side }, el("span", { class: "hand-side" }, `${side}:`),
+        ...(buttons.length ? buttons : [" none"]));
+    }));
   }
 
   targetsOf(from) {
@@ -232,9 +239,12 @@ export class BoardView {
     }
     const move = options[0];
     if (move.new === move.piece) return `, move here${ways}`;
-    if (!cell.querySelector(".piece-img")) preview.classList.add("ghost");
+    if (!cell.querySelector(".piece-img")) {
+      preview.classList.add("ghost");
+      cell.classList.add("becomes");
+    }
     preview.dataset.new = move.new;
-    preview.innerHTML = pieceSvg(this.variant, move.new);
+    preview.replaceChildren(pieceImage(this.variant, move.new) || "");
     cell.appendChild(preview);
     return `, move here, becomes ${pieceName(this.variant, move.new)}`;
   }
@@ -313,7 +323,7 @@ export class BoardView {
       d.ghost = document.createElement("div");
       d.ghost.className = "drag-ghost";
       d.ghost.style.width = d.ghost.style.height = `${cell.offsetWidth}px`;
-      d.ghost.innerHTML = img ? img.innerHTML : "";
+      if (img) d.ghost.append(...[...img.childNodes].map((n) => n.cloneNode(true)));
       document.body.appendChild(d.ghost);
       if (img) img.classList.add("lifted");
     }

@@ -4,6 +4,8 @@
 // An option is taken only by a press that starts on it (or by the keyboard): the tap or click that
 // opened the chooser cannot also choose, wherever its release lands.
 
+import { el } from "./dom.js";
+
 const $ = (id) => document.getElementById(id);
 const GAP = 6; // px between the square and the chooser
 
@@ -24,17 +26,16 @@ function place(box, anchor) {
   box.style.top = `${Math.max(0, Math.min(top, vh - h))}px`;
 }
 
-// options: [{label, svg, value, id}]; resolves to the chosen value, or null when cancelled.
+// options: [{label, image, value, id}] (image: an element or null); resolves to the chosen value, or null when cancelled.
 export function choose(title, options, anchor) {
   const layer = $("chooser");
   const box = layer.querySelector(".chooser-box");
   const list = $("chooser-options");
   const before = document.activeElement;
   $("chooser-title").textContent = title;
-  list.innerHTML = options.map((o, i) => `
-    <button type="button" data-index="${i}" data-uci="${o.id}" aria-label="${o.label}">
-      <span class="img" aria-hidden="true">${o.svg}</span>${o.label}
-    </button>`).join("");
+  list.replaceChildren(...options.map((o, i) => el("button", {
+    type: "button", "data-index": i, "data-uci": o.id, "aria-label": o.label,
+  }, el("span", { class: "img", "aria-hidden": "true" }, o.image), o.label)));
   layer.hidden = false;
   place(box, anchor);
   const buttons = [...box.querySelectorAll("button")];

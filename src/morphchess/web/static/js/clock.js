@@ -1,5 +1,7 @@
 // The players' clocks: the server's times, counted down on the page for the side whose time runs.
 
+import { el } from "./dom.js";
+
 function format(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
@@ -26,10 +28,10 @@ export class Clocks {
     this.el.hidden = !c;
     if (!c) return;
     const spent = performance.now() - this.received;
-    this.el.innerHTML = ["white", "black"].map((side) => {
+    this.el.replaceChildren(...["white", "black"].map((side) => {
       const ms = c[`${side}_ms`] - (c.running === side ? spent : 0);
       const cls = `clock${c.running === side ? " running" : ""}${ms < 20000 ? " low" : ""}`;
-      return `<span class="${cls}" data-side="${side}">${side === "white" ? "White" : "Black"} ${format(ms)}</span>`;
-    }).join("");
+      return el("span", { class: cls, "data-side": side }, `${side === "white" ? "White" : "Black"} ${format(ms)}`);
+    }));
   }
 }

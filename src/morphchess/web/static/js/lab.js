@@ -1,14 +1,9 @@
 // The Lab panel: a small self-play lab on the current variant or a pasted definition, run by the
 // server in the background (POST /api/lab), its progress polled, its report shown when done.
 
-const POLL_MS = 1000;
+import { el } from "./dom.js";
 
-function el(tag, attrs = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
-}
+const POLL_MS = 1000;
 
 async function request(method, path, body) {
   const options = { method, headers: {} };
@@ -32,8 +27,7 @@ function clock(seconds) {
 }
 
 function build(box) {
-  box.innerHTML = "";
-  box.append(el("legend", {}, "Lab"));
+  box.replaceChildren(el("legend", {}, "Lab"));
   const intro = el("p", { class: "hint" }, "Self-play statistics: results, endings, lengths, piece values.");
   const source = el("select", { id: "lab-source", "aria-label": "lab variant" });
   source.append(el("option", { value: "current" }, "the current variant"), el("option", { value: "pasted" }, "a pasted definition"));
@@ -63,7 +57,7 @@ function body(ui) {
 
 async function start(ui) {
   ui.run.disabled = true;
-  ui.result.innerHTML = "";
+  ui.result.replaceChildren();
   ui.status.textContent = "Starting…";
   try {
     let lab = await request("POST", "/api/lab", body(ui));
@@ -98,8 +92,7 @@ function show(ui, lab) {
   const list = el("ul", { id: "lab-figures" });
   for (const line of lines) list.append(el("li", {}, line));
   const link = el("a", { href: lab.report, target: "_blank", id: "lab-report-link" }, "Open the full report");
-  const frame = el("iframe", { src: lab.report, title: "lab report", id: "lab-report",
-    style: "width:100%;height:420px;border:1px solid #ccc" });
+  const frame = el("iframe", { src: lab.report, title: "lab report", id: "lab-report" });
   ui.result.append(list, link, frame);
 }
 

@@ -1,28 +1,32 @@
 // The piece legend: each type's symbol, name, ID, XBetza, a move diagram on an empty board and
 // its morph table as a coloured board picture.
 
+import { el, svgImage } from "./dom.js";
 import { squareName } from "./board.js";
-
-function escapeHtml(text) {
-  return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
-}
 
 function colourOf(letter, letters) {
   const i = letters.indexOf(letter);
   return `hsl(${Math.round((i * 360) / Math.max(letters.length, 1))}, 65%, 62%)`;
 }
 
-// cells(sq) -> inner HTML and class of one square, rows drawn from the top rank down.
+// cell(sq, shade) -> [content or null, class, title]; rows drawn from the top rank down.
 function miniBoard(variant, cell) {
-  const parts = [];
+  const board = el("div", { class: "mini" });
+  board.style.setProperty("--files", variant.files);
+  const holes = new Set(variant.holes || []);
   for (let r = variant.ranks - 1; r >= 0; r--) {
     for (let f = 0; f < variant.files; f++) {
       const sq = r * variant.files + f;
-      const [html, style, title] = cell(sq, (f + r) % 2 === 0 ? "d" : "l");
-      parts.push(`<div class="${style}" title="${title || squareName(variant.files, sq)}">${html}</div>`);
+      const name = squareName(variant.files, sq);
+      if (holes.has(name)) {
+        board.append(el("div", { class: "hole", title: `${name}: not on the board` }));
+        continue;
+      }
+      const [content, shade, title] = cell(sq, (f + r) % 2 === 0 ? "d" : "l");
+      board.append(el("div", { class: shade, title: title || name }, content));
     }
   }
-  return `<div class="mini" style="--files:${variant.files}">${parts.join("")}</div>`;
+  return board;
 }
 
 function moveDiagram(variant, type) {
@@ -31,9 +35,9 @@ function moveDiagram(variant, type) {
   for (const kind of ["move", "capture", "both", "initial"]) for (const name of d[kind]) kinds[name] = kind;
   return miniBoard(variant, (sq, shade) => {
     const name = squareName(variant.files, sq);
-    if (name === d.square) return [`<span class="here">${type.svg[0]}</span>`, `${shade} here`];
-    if (kinds[name]) return [`<span class="mark ${kinds[name]}"></span>`, shade, `${name}: ${kinds[name]}`];
-    return ["", shade];
+    if (name === d.square) return [el("span", { class: "here" }, svgImage(type.svg[0])), `${shade} here`];
+    if (kinds[name]) return [el("span", { class: `mark ${kinds[name]}` }), shade, `${name}: ${kinds[name]}`];
+    return [null, shade];
   });
 }
 
@@ -41,11 +45,25 @@ function morphTable(variant, type) {
   const letters = variant.types.map((t) => t.letter);
   return miniBoard(variant, (sq, shade) => {
     const becomes = type.morph[sq];
-    if (!becomes) return ["", shade];
-    const bg = colourOf(becomes, letters);
-    return [`<span style="background:${bg};width:100%;height:100%;display:flex;align-items:center;`
-      + `justify-content:center">${becomes}</span>`, shade, `${squareName(variant.files, sq)}: becomes ${becomes}`];
+    if (!becomes) return [null, shade];
+    const mark = el("span", { class: "becomes" }, becomes);
+    mark.style.background = colourOf(becomes, letters);
+    return [mark, shade, `${squareName(variant.files, sq)}: becomes ${becomes}`];
   });
+}
+
+function card(variant, type) {
+  const pics = [el("figure", {}, moveDiagram(variant, type), el("figcaption", {}, "moves"))];
+  if (type.morph) pics.push(el("figure", { class: "morph" }, morphTable(variant, type), el("figcaption", {}, "morph table")));
+  return el("div", { class: "legend-card", "data-letter": type.letter },
+    el("div", { class: "head" },
+      el("div", { class: "img" }, svgImage(type.svg[0])),
+      el("div", { class: "img" }, svgImage(type.svg[1])),
+      el("div", {},
+        el("div", { class: "name" }, `${type.name} (${type.letter})${type.royal ? " · royal" : ""}`),
+        el("div", { class: "meta" }, `XBetza ${type.betza}`),
+        el("div", { class: "meta" }, `symbol: ${type.symbol}`))),
+    el("div", { class: "pics" }, ...pics));
 }
 
 export function renderLegend(container, rulesBox, variant) {
@@ -59,21 +77,5 @@ export function renderLegend(container, rulesBox, variant) {
   ].filter(Boolean);
   const notes = variant.warnings.length ? ` Notes: ${variant.warnings.join("; ")}.` : "";
   rulesBox.textContent = `${variant.title || variant.name}: ${rules.join("; ")}.${notes}`;
-  container.innerHTML = variant.types.map((type) => `
-    <div class="legend-card" data-letter="${type.letter}">
-      <div class="head">
-        <div class="img">${type.svg[0]}</div>
-        <div class="img">${type.svg[1]}</div>
-        <div>
-          <div class="name">${escapeHtml(type.name)} (${type.letter})${type.royal ? " · royal" : ""}</div>
-          <div class="meta">XBetza ${escapeHtml(type.betza)}</div>
-          <div class="meta">symbol: ${escapeHtml(type.symbol)}</div>
-        </div>
-      </div>
-      <div class="pics">
-        <figure>${moveDiagram(variant, type)}<figcaption>moves</figcaption></figure>
-        ${type.morph ? `<figure class="morph">${morphTable(variant, type)}<figcaption>morph table</figcaption></figure>`
-          : ""}
-      </div>
-    </div>`).join("");
+  container.replaceChildren(...variant.types.map((type) => card(variant, type)));
 }

@@ -1,18 +1,26 @@
 // The page: which game is shown and who we are in it, live updates, the game controls, typed moves,
 // records and pasted definitions.  Every rule and every engine move comes from the server.
 
+import { analysisActive, analysisFromAddress, analysisMove, closeAnalysis, openAnalysis, wireAnalysis } from "./analysis.js";
 import { api, ApiError, useToken } from "./api.js";
-import { BoardView, pieceName, pieceSvg } from "./board.js";
+import { BoardView, pieceImage, pieceName } from "./board.js";
 import { choose } from "./chooser.js";
 import { Clocks } from "./clock.js";
 import { engineLine } from "./engineline.js";
 import { follow } from "./events.js";
 import { renderLegend } from "./legend.js";
-import { plyBase, renderMoves } from "./movelist.js";
+import { keepInView, plyBase, renderMoves } from "./movelist.js";
+import { wireLooks } from "./looks.js";
+import { drawMyGames, linksAgain } from "./mygames.js";
 import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
-import { wireRecords } from "./records.js";
-import { fromAddress, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
+import { cancelPremove, markPremove, premoveMoves, premoveSide, queuePremove, takePremove } from "./premove.js";
+import { drawDownloads, wireRecords } from "./records.js";
+import { fromAddress, keepInvite, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
 import { beep, setSound, soundOn } from "./sound.js";
+import { drawSummary, rematchStarted } from "./summary.js";
+import { drawTalk, followTalk, wireTalk } from "./talk.js";
+import { timeControl, wireTimeControl } from "./timecontrol.js";
+import { drawTurn, wireTurn } from "./turn.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = "morphchess.name";
@@ -30,14 +38,23 @@ const app = {
 };
 
 const board = new BoardView($("board"), {
-  onMove: (move) => sendMove(move.uci, move),
+  onMove: (move) => boardMove(move),
   choose: (title, moves, anchor) => choose(title, moves.map((m) => ({
-    id: m.uci, value: m, svg: pieceSvg(app.variant, m.new),
+    id: m.uci, value: m, image: pieceImage(app.variant, m.new),
     label: pieceName(app.variant, m.new).replace(/^\w+ /, "") + legsText(m),
   })), anchor),
   onSelect: () => { $("transform").disabled = !board.canTransform(); },
 });
 const clocks = new Clocks($("clocks"));
+
+// A move made on the board: on the analysis board, queued as a premove, or played.
+function boardMove(move) {
+  if (analysisActive()) analysisMove(move);
+  else if (premoveSide(app.game, app.you)) {
+    queuePremove(move);
+    markPremove();
+  } else sendMove(move.uci, move);
+}
 
 // How the chooser tells moves to the same square apart: where a multi-leg move captures on the way,
 // where an unload move puts the piece it takes (a swap: back on the mover's square).
@@ -77,7 +94,7 @@ function addVariantOption(key, title) {
 
 function fillSetups(variant) {
   $("setup-label").hidden = variant.setups.length < 2;
-  $("setup").innerHTML = variant.setups.map((s) => `<option value="${s}">${s}</option>`).join("");
+  $("setup").replaceChildren(...variant.setups.map((s) => new Option(s, s)));
 }
 
 function showVariant(variant) {
@@ -127,20 +144,45 @@ async function setGame(game, { switching = false, you = null } = {}) {
   if (you) app.you = you;
   app.game = game;
   if (!old || old.id !== game.id) { // the controls show the new game's choices; later they are the user's
+    closeAnalysis();
+    cancelPremove();
     app.viewing = null;
     $("setup").value = game.setup;
     $("white").value = game.players.white;
     $("black").value = game.players.black;
     $("level").value = String(game.level);
+    showOnlineChoices(game);
     clearLinks(game.id);
     if (board.flipped !== (app.you.length === 1 ? app.you[0] === "black"
       : game.players.white === "engine" && game.players.black === "human")) board.flip();
+  }
+  drawTurn(old, game, app.you);
+  followTalk(game.id, app.you.length > 0);
+  drawTalk(app.you);
+  if (!old || old.id !== game.id || old.ply !== game.ply || old.status !== game.status) {
+    drawMyGames(game.id);
   }
   soundFor(old, game);
   announce(old, game);
   rememberGame(game.id);
   showAddress(game.id);
   draw();
+  const premove = myTurn(game) && !app.pending && takePremove();
+  if (premove) sendMove(premove.uci);
+  if (rematchStarted(old, game) && app.you.length) { // the same token holds the rematch's seats
+    keepToken(game.rematch, tokenOf(game.id));
+    await openById(game.rematch, tokenOf(game.id));
+  }
+}
+
+// The online choices say how the game shown is played (after a reload too): our side, its time control.
+function showOnlineChoices(game) {
+  if (game.mode === "local") return;
+  if (app.you.length === 1) $("online-side").value = app.you[0];
+  const text = game.time_control ? game.time_control.text : "";
+  const select = $("time-control");
+  if (![...select.options].some((o) => o.value === text)) select.add(new Option(text, text));
+  select.value = text;
 }
 
 function statusText(game) {
@@ -159,14 +201,18 @@ function statusText(game) {
 function draw() {
   const game = app.game;
   document.body.dataset.version = game.version; // the state shown (for tests and curious readers)
-  if (app.viewing === null) {
-    board.render(game, game.legal, myTurn(game) && !app.pending);
+  if (app.viewing === null && !analysisActive()) {
+    if (!app.pending && premoveSide(game, app.you)) drawPremoves(game);
+    else board.render(game, game.legal, myTurn(game) && !app.pending);
+    markPremove();
     $("viewing").hidden = true;
     $("board").classList.remove("viewing");
   }
   drawMoves();
   drawEngine(game.engine);
   drawOnline(game, app.you);
+  drawDownloads(game);
+  drawSummary(game, app.you, { answer: (action) => act("Rematch", () => api.rematch(game.id, action)), analyse });
   clocks.set(game.clock);
   const local = game.mode === "local";
   const owner = local && app.you.length > 0;
@@ -174,10 +220,20 @@ function draw() {
   $("stop").disabled = !game.thinking || !app.you.length;
   $("undo").disabled = !app.you.length || game.status !== "playing" || !game.history.length;
   $("undo").textContent = ownAllSeats(game) ? "Take back" : "Ask to take back";
-  $("move-input").disabled = !myTurn(game);
+  $("move-input").disabled = !app.you.length || game.status !== "playing"; // it keeps the focus between moves
   $("transform").disabled = !board.canTransform();
   $("status").textContent = statusText(game);
   $("status").classList.toggle("over", Boolean(game.outcome) || game.status === "aborted");
+}
+
+// While the other side thinks, our pieces may be picked up for a premove.
+function drawPremoves(game) {
+  board.render(game, [], false);
+  premoveMoves(game).then((moves) => {
+    if (app.game !== game || app.viewing !== null || analysisActive() || app.pending) return;
+    board.render(game, moves, true);
+    markPremove();
+  });
 }
 
 function drawEngine(info) {
@@ -192,7 +248,9 @@ function drawEngine(info) {
       ply = index;
     }
   }
-  $("engine-line").textContent = engineLine(info, side, plyBase(game) + ply, game.thinking);
+  const line = engineLine(info, side, plyBase(game) + ply, game.thinking);
+  $("engine-line").textContent = line;
+  $("engine-line").title = line; // the whole line where the page cuts it
 }
 
 function drawMoves() {
@@ -200,7 +258,7 @@ function drawMoves() {
   const current = app.viewing === null ? app.game.history.length : app.viewing;
   renderMoves($("moves"), app.game, notation, current);
   const cell = $("moves").querySelector(".current");
-  if (cell && app.viewing === null) cell.scrollIntoView({ block: "nearest" });
+  if (cell && app.viewing === null) keepInView($("moves"), cell);
 }
 
 async function viewPly(ply) {
@@ -225,6 +283,9 @@ async function openGame(state, token, created = null) {
   useToken(token);
   await setGame(state, { switching: true, you: created ? created.seat.sides : state.you || [] });
   if (created && state.mode !== "local") showLinks(created);
+  if (created && created.invite) keepInvite(state.id, created.invite.link);
+  const again = !created && linksAgain(state);
+  if (again) showLinks(again);
   notice("");
   let lost = false;
   app.unfollow = follow(state.id, state.ply, {
@@ -252,12 +313,14 @@ async function openById(id, token) {
   let state = await api.game(id);
   if (token && state.you.some((side) => state.seats[side] === "free")) { // an invite: take the seat
     state = await api.join(id, $("name").value || null);
+    if (state.seat) token = state.seat.token; // the link's token works once: the seat's own replaces it
   }
   await openGame(state, token);
 }
 
 // -- playing ---------------------------------------------------------------------------------------------
-// Send a move (coordinate text or SAN, or a legal move picked on the board, shown at once).
+// Send a move (coordinate text or SAN, or a legal move picked on the board, shown at once); true if
+// the server took it.
 async function sendMove(text, move = null) {
   const game = app.game;
   if (move) board.showPending(move);
@@ -267,11 +330,41 @@ async function sendMove(text, move = null) {
     app.pending = false;
     notice("");
     await setGame(state, { you: state.you });
+    return true;
   } catch (e) {
     app.pending = false;
     notice(refusal(`Move ${text}`, e));
     draw(); // the position as the server last told it
     if (!e.lost) refresh();
+    return false;
+  }
+}
+
+// A typed move: sent when it is our move, else kept in the box with a word why.
+function typedMove(input) {
+  const text = input.value.trim();
+  if (!text || !app.game) return;
+  if (!myTurn(app.game) || app.pending) {
+    notice(`Not sent: ${app.pending ? "your last move is on its way" : statusText(app.game)}.`);
+    return;
+  }
+  input.value = "";
+  sendMove(text).then((ok) => {
+    if (!ok && !input.value) input.value = text; // to correct it
+  });
+}
+
+// Show that something is loading (a variant's pieces and tables take a second or two on a big board).
+async function loading(what, work) {
+  document.body.dataset.loading = what;
+  $("board").setAttribute("aria-busy", "true");
+  $("status").textContent = `Loading ${what}…`;
+  try {
+    return await work();
+  } finally {
+    delete document.body.dataset.loading;
+    $("board").removeAttribute("aria-busy");
+    if (app.game) $("status").textContent = statusText(app.game);
   }
 }
 
@@ -333,13 +426,54 @@ function startNew(extra = {}) {
 function startOnline(mode) {
   return startNew({
     mode, side: $("online-side").value, white: null, black: null,
-    time_control: $("time-control").value || null,
+    time_control: timeControl(),
   });
+}
+
+// -- the analysis board ------------------------------------------------------------------------------------
+// The game shown, from its start to the position viewed, on the analysis board.
+function analyse() {
+  const game = app.game;
+  const ply = app.viewing === null ? game.history.length : app.viewing;
+  app.viewing = null;
+  $("viewing").hidden = true;
+  $("board").classList.remove("viewing");
+  openAnalysis({ variant: game.variant, setup: game.setup, fen: game.start_fen, game: game.id }, game.history, ply)
+    .catch((e) => notice(refusal("Analysis", e)));
+}
+
+// The record or position text in the Records box on the analysis board (a position: one line with a "/").
+async function analyseText() {
+  const text = $("record-text").value.trim();
+  const { variant, definition } = { variant: $("variant").value, ...variantSpec() };
+  if (!text.includes("\n") && text.includes("/") && !text.includes("[")) {
+    await openAnalysis({ variant, fen: text });
+    return;
+  }
+  const view = await api.analysisRecord({ text, variant, definition, setup: app.variant.setups.length > 1 ? $("setup").value : null });
+  await openAnalysis({ variant: view.variant, setup: view.setup, fen: view.start_fen }, view.moves);
+}
+
+function wireAnalysisBoard() {
+  wireAnalysis({
+    board,
+    useVariant: async (key) => { if (!app.variant || app.variant.key !== key) showVariant(await variantView(key)); },
+    closed: async () => {
+      if (app.variant.key !== app.game.variant) showVariant(await variantView(app.game.variant));
+      draw();
+    },
+    notice,
+  });
+  $("analyse").onclick = analyse;
+  $("analyse-text").onclick = () => {
+    $("record-error").textContent = "";
+    analyseText().catch((e) => { $("record-error").textContent = e.message; });
+  };
 }
 
 // -- wiring ----------------------------------------------------------------------------------------------
 function stepKeys(e) { // the arrow keys step through the game (outside the board and text boxes)
-  if (!app.game || e.target.closest("textarea, select, input, #board, #chooser")) return;
+  if (!app.game || analysisActive() || e.target.closest("textarea, select, input, #board, #chooser")) return;
   if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
   const last = app.game.history.length;
   const current = app.viewing === null ? last : app.viewing;
@@ -350,10 +484,13 @@ function stepKeys(e) { // the arrow keys step through the game (outside the boar
 
 function wire() {
   $("new").onclick = () => startNew();
-  $("variant").onchange = () => variantView($("variant").value).then((v) => {
-    fillSetups(v);
-    return startNew();
-  }).catch((e) => notice(refusal("Loading the variant", e)));
+  $("variant").onchange = () => {
+    const option = $("variant").selectedOptions[0];
+    loading(option ? option.textContent : "the variant", async () => {
+      fillSetups(await variantView($("variant").value));
+      await startNew();
+    }).catch((e) => notice(refusal("Loading the variant", e)));
+  };
   $("setup").onchange = () => startNew();
   $("undo").onclick = takeBack;
   $("flip").onclick = () => board.flip();
@@ -370,12 +507,14 @@ function wire() {
   $("invite").onclick = () => startOnline("invite");
   $("seek").onclick = () => startOnline("open");
   wireOnline(act, api, () => app.game);
+  wireTalk(() => $("name").value || null);
+  wireAnalysisBoard();
+  wireTimeControl();
+  wireTurn();
+  wireLooks();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
-    const text = $("move-input").value.trim();
-    if (!text || !app.game) return;
-    $("move-input").value = "";
-    sendMove(text);
+    typedMove($("move-input"));
   };
   $("moves").onclick = (e) => {
     const cell = e.target.closest(".mv");
@@ -383,9 +522,12 @@ function wire() {
   };
   $("back-to-game").onclick = () => viewPly(app.game.history.length).catch((e) => notice(refusal("Back to the game", e)));
   window.addEventListener("keydown", stepKeys);
+  window.addEventListener("morphchess:play", (e) => newGame({ definition: e.detail.definition }) // editor.js
+    .catch((err) => notice(refusal("New game", err))));
   for (const radio of document.querySelectorAll('input[name="notation"]')) radio.onchange = drawMoves;
   wireRecords({
     game: () => app.game,
+    loading,
     importSpec: () => ({ ...variantSpec(), level: Number($("level").value), // Black's array where there is a choice
       setup: app.variant.setups.length > 1 ? $("setup").value : null }),
     open: (created) => openGame(created, created.seat.token, created),
@@ -413,12 +555,13 @@ async function restore() {
 }
 
 async function start() {
-  $("level").innerHTML = (await api.levels())
-    .map((l) => `<option value="${l.level}">${l.level} (${l.text})</option>`).join("");
+  $("level").replaceChildren(...(await api.levels()).map((l) => new Option(`${l.level} (${l.text})`, l.level)));
   $("level").value = "3";
   for (const v of await api.variants()) addVariantOption(v.key, titleOf(v));
   wire();
+  const asked = analysisFromAddress(); // read before the address shows the game's link
   await restore();
+  if (asked) await openAnalysis(asked).catch((e) => notice(refusal("The analysis of the link", e)));
   document.body.dataset.ready = "1";
 }
 

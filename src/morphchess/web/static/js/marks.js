@@ -1,11 +1,18 @@
 // Arrows and circles drawn with the right mouse button over the board (press on one square, release
 // on another for an arrow, on the same square for a circle; again to remove; a left click clears all).
 
+import { svgEl } from "./dom.js";
+
 export class Marks {
   constructor(svg) {
     this.svg = svg;
     this.marks = new Map(); // "from to" -> {from, to}
     this.place = null; // square name -> [column, row] on the screen
+  }
+
+  // The drawing layer laid over the squares.
+  static layer() {
+    return svgEl("svg", { class: "marks", "aria-hidden": "true", preserveAspectRatio: "none" });
   }
 
   setGeometry(place, files, ranks) {
@@ -32,21 +39,22 @@ export class Marks {
   }
 
   draw() {
-    const parts = [`<defs><marker id="arrow-head" markerWidth="4" markerHeight="4" refX="2" refY="2"
-      orient="auto" markerUnits="strokeWidth"><path d="M0,0 L4,2 L0,4 z" fill="rgba(21,120,27,0.8)"/></marker></defs>`];
+    const parts = [svgEl("defs", {}, svgEl("marker", { id: "arrow-head", markerWidth: 4, markerHeight: 4, refX: 2,
+      refY: 2, orient: "auto", markerUnits: "strokeWidth" }, svgEl("path", { d: "M0,0 L4,2 L0,4 z",
+      fill: "rgba(21,120,27,0.8)" })))];
     for (const { from, to } of this.marks.values()) {
       const [x1, y1] = this.place(from).map((v) => v + 0.5);
       const [x2, y2] = this.place(to).map((v) => v + 0.5);
       if (from === to) {
-        parts.push(`<circle class="mark-circle" data-square="${from}" cx="${x1}" cy="${y1}" r="0.44"/>`);
+        parts.push(svgEl("circle", { class: "mark-circle", "data-square": from, cx: x1, cy: y1, r: 0.44 }));
       } else { // the line stops short of the centre so that the head ends there
         const len = Math.hypot(x2 - x1, y2 - y1);
         const ex = x2 - ((x2 - x1) / len) * 0.3;
         const ey = y2 - ((y2 - y1) / len) * 0.3;
-        parts.push(`<line class="mark-arrow" data-from="${from}" data-to="${to}" x1="${x1}" y1="${y1}"
-          x2="${ex}" y2="${ey}" marker-end="url(#arrow-head)"/>`);
+        parts.push(svgEl("line", { class: "mark-arrow", "data-from": from, "data-to": to, x1, y1, x2: ex, y2: ey,
+          "marker-end": "url(#arrow-head)" }));
       }
     }
-    this.svg.innerHTML = parts.join("");
+    this.svg.replaceChildren(...parts);
   }
 }

@@ -1,6 +1,8 @@
 // The move list: numbered moves in SAN or Game Courier notation, each a button that shows the
 // position after it.
 
+import { el } from "./dom.js";
+
 // The ply count before the game's first move, from its start position text (0: White's first move).
 export function plyBase(game) {
   const fields = (game.start_fen || "").split(" ");
@@ -15,11 +17,20 @@ export function renderMoves(list, game, notation, current) {
   const rows = [];
   game.history.forEach((h, j) => {
     const row = Math.floor((j + (base % 2)) / 2);
-    if (!rows[row]) rows[row] = j === 0 && base % 2 ? ['<span class="mv-gap">…</span>'] : [];
-    const cls = j + 1 === current ? "mv current" : "mv";
+    if (!rows[row]) rows[row] = j === 0 && base % 2 ? [el("span", { class: "mv-gap" }, "…")] : [];
     const side = (base + j) % 2 === 0 ? "White" : "Black";
-    rows[row].push(`<button type="button" class="${cls}" data-ply="${j + 1}" title="${h.uci}"
-      aria-label="${side}: ${h[notation]}"${j + 1 === current ? ' aria-current="true"' : ""}>${h[notation]}</button>`);
+    rows[row].push(el("button", {
+      type: "button", class: j + 1 === current ? "mv current" : "mv", "data-ply": j + 1, title: h.uci,
+      "aria-label": `${side}: ${h[notation]}`, "aria-current": j + 1 === current ? "true" : null,
+    }, h[notation]));
   });
-  list.innerHTML = rows.map((cells) => `<li>${cells.join("")}</li>`).join("");
+  list.replaceChildren(...rows.map((cells) => el("li", {}, ...cells)));
+}
+
+// Scroll the list (never the page) so that `cell` is wholly visible.
+export function keepInView(list, cell) {
+  const box = list.getBoundingClientRect();
+  const at = cell.getBoundingClientRect();
+  if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+  else if (at.top < box.top) list.scrollTop -= box.top - at.top;
 }

@@ -1,15 +1,17 @@
 // The online part of the page: the links a new game hands out, who plays, the offers (draw,
 // takeback) and the buttons a seat holder has (resign, offer a draw, ask for a takeback, abort).
 
+import { el } from "./dom.js";
 import { absolute } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 const OTHER = { white: "black", black: "white" };
 
 function linkRow(label, link, id) {
-  return `<div class="link-row"><label for="${id}">${label}</label>
-    <input id="${id}" readonly value="${absolute(link)}">
-    <button type="button" class="copy" data-copy="${id}">Copy</button></div>`;
+  const input = el("input", { id, readonly: true });
+  input.value = absolute(link);
+  return el("div", { class: "link-row" }, el("label", { for: id }, label), input,
+    el("button", { type: "button", class: "copy", "data-copy": id }, "Copy"));
 }
 
 // The links of a game just created (or accepted): kept on screen until another game is shown.
@@ -18,12 +20,12 @@ export function showLinks(created) {
   if (created.seat) parts.push(linkRow("Your seat link (keep it to come back; do not share)", created.seat.link, "seat-link"));
   if (created.invite) parts.push(linkRow("Invite link (send it to your opponent)", created.invite.link, "invite-link"));
   if (created.watch) parts.push(linkRow("Public link (to watch)", created.watch, "watch-link"));
-  $("links").innerHTML = parts.join("");
+  $("links").replaceChildren(...parts);
   $("links").dataset.game = created.id;
 }
 
 export function clearLinks(id) {
-  if ($("links").dataset.game !== id) $("links").innerHTML = "";
+  if ($("links").dataset.game !== id) $("links").replaceChildren();
 }
 
 function playerText(game, side, you) {
@@ -41,7 +43,7 @@ export function drawOnline(game, you) {
   const people = you.filter((side) => game.players[side] === "human");
   $("players").textContent = `White: ${playerText(game, "white", you)} · Black: ${playerText(game, "black", you)}`
     + (!mine ? " · you are watching" : people.length === 1 ? ` · you play ${people[0]}` : "");
-  $("resign").disabled = !mine || game.status !== "playing";
+  $("resign").disabled = !online || !mine || game.status !== "playing"; // a local game: take back or start anew
   $("offer-draw").disabled = !online || !mine || game.status !== "playing" || Boolean(game.offers.draw);
   $("abort").disabled = !mine || !live || game.ply >= 2;
   const offers = [];
@@ -50,18 +52,20 @@ export function drawOnline(game, you) {
     if (!by) continue;
     const answer = mine && you.includes(OTHER[by]);
     const text = what === "draw" ? `${by} offers a draw` : `${by} asks to take back their last move`;
-    offers.push(`<div class="offer" data-offer="${what}">${text[0].toUpperCase()}${text.slice(1)}.`
-      + (answer ? ` <button type="button" data-answer="accept" data-what="${what}">Accept</button>`
-        + ` <button type="button" data-answer="decline" data-what="${what}">Decline</button>` : "")
-      + "</div>");
+    const buttons = answer ? ["accept", "decline"].map((a) => [" ", el("button", {
+      type: "button", "data-answer": a, "data-what": what }, a === "accept" ? "Accept" : "Decline")]).flat() : [];
+    offers.push(el("div", { class: "offer", "data-offer": what }, `${text[0].toUpperCase()}${text.slice(1)}.`,
+      ...buttons));
   }
-  $("offers").innerHTML = offers.join("");
+  $("offers").replaceChildren(...offers);
 }
 
 // Buttons: act(label, call) runs an API call for the shown game and shows its answer or refusal.
 export function wireOnline(act, api, gameOf) {
   const id = () => gameOf().id;
-  $("resign").onclick = () => act("Resign", () => api.resign(id(), null));
+  $("resign").onclick = () => {
+    if (window.confirm("Resign this game? It cannot be taken back.")) act("Resign", () => api.resign(id(), null));
+  };
   $("offer-draw").onclick = () => act("Draw offer", () => api.offer(id(), "draw", "offer", null));
   $("abort").onclick = () => act("Abort", () => api.abort(id()));
   $("offers").onclick = (e) => {

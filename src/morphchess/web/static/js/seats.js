@@ -18,6 +18,33 @@ export function keepToken(id, token) {
   localStorage.setItem(SEATS, JSON.stringify({ ...seats(), [id]: token }));
 }
 
+// Every game this browser holds a seat of: [{id, token}].
+export function heldGames() {
+  return Object.entries(seats()).map(([id, token]) => ({ id, token }));
+}
+
+// Invite links this browser handed out, kept until the invited seat is taken (a reload shows them again).
+const INVITES = "morphchess.invites";
+
+function invites() {
+  return JSON.parse(localStorage.getItem(INVITES) || "{}");
+}
+
+export function keepInvite(id, link) {
+  localStorage.setItem(INVITES, JSON.stringify({ ...invites(), [id]: link }));
+}
+
+export function inviteOf(id) {
+  return invites()[id] || null;
+}
+
+export function forgetInvite(id) {
+  const all = invites();
+  if (!(id in all)) return;
+  delete all[id];
+  localStorage.setItem(INVITES, JSON.stringify(all));
+}
+
 export function lastGame() {
   return (JSON.parse(localStorage.getItem(LAST) || "null") || {}).id || null;
 }

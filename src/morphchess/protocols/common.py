@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from .board import Board, Move
-from .errors import InputError
-from .variant import Variant
-from .variants import load_variant, names
+from ..board import Board, Move
+from ..errors import InputError
+from ..variant import Variant
+from ..variants import load_variant, names
 
 __all__ = ["ProtocolError", "Output", "Thinker", "Clock", "move_budget_ms", "pv_moves", "variant_of", "warm_up",
            "builtin_names", "serve", "ENGINE_NAME"]
@@ -102,7 +102,7 @@ class Thinker:
         return self.thread is not None and self.thread.is_alive()
 
     def start(self, board: Board, limits: dict, on_info: Callable, on_done: Callable) -> None:
-        from .engine import search
+        from ..engine import search
         self.cancel()
         self.stop = threading.Event()
         self.cancelled = False
@@ -142,7 +142,7 @@ def builtin_names() -> list[str]:
 
 def warm_up(variant: Variant) -> None:
     """Build the variant's move and evaluation tables now, before the GUI's clock runs."""
-    from .engine import search
+    from ..engine import search
     search(Board(variant).position, depth=1)
 
 

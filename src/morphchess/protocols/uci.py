@@ -11,10 +11,10 @@ import sys
 import threading
 from typing import TextIO
 
-from .board import Board
-from .errors import InputError
-from .notation import FenError, MoveError
-from .protocol import (
+from ..board import Board
+from ..errors import InputError
+from ..notation import FenError, MoveError
+from .common import (
     ENGINE_NAME,
     Clock,
     Output,

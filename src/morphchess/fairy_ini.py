@@ -1,0 +1,686 @@
+"""Fairy-Stockfish ``variants.ini`` text -> :class:`~morphchess.variant.Variant` (``docs/definitions.md``).
+
+A section ``[name]`` or ``[name:parent]`` holds ``key = value`` lines (``#`` and ``;`` start comments).
+Reading follows Fairy-Stockfish's own order: a section starts from a copy of its parent (a section
+earlier in the text or a Fairy-Stockfish built-in, see :func:`parent_text`), or, without a parent,
+from the default template (orthodox chess rules without pieces); the section's board size, then
+its pieces, then its rules are laid over it.  Piece-set keys (``promotionPieceTypes = qrbn``) name
+pieces by the letters the section knows when it is read.
+
+The rules are then written as Interactive Diagram text (:func:`to_id`; the languages overlap
+there) and built by :func:`morphchess.idiagram.build`.  A key whose rule changes which moves are
+legal and that morphchess cannot play is refused (:class:`~morphchess.variant.VariantError`
+naming the key and the section); a key that only changes how a finished game is scored is
+played without it and warned about (:class:`~morphchess.idiagram.VariantWarning`).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from .betza import BetzaError, parse
+from .errors import cut
+from .idiagram import MAX_FILES, MAX_RANKS, VariantWarning, build
+from .variant import Variant, VariantError
+
+__all__ = ["load", "to_id", "sections", "section_text", "is_fairy", "PIECE_BETZA", "KEYS"]
+
+# Fairy-Stockfish's predefined pieces and their moves (its variants.ini lists them).
+PIECE_BETZA = {
+    "pawn": "fmWfceF", "knight": "N", "bishop": "B", "rook": "R", "queen": "Q", "fers": "F", "alfil": "A",
+    "fersAlfil": "FA", "silver": "FfW", "aiwok": "RNF", "bers": "RF", "archbishop": "BN", "chancellor": "RN",
+    "amazon": "QN", "knibis": "mNcB", "biskni": "mBcN", "kniroo": "mNcR", "rookni": "mRcN", "shogiPawn": "fW",
+    "lance": "fR", "shogiKnight": "fN", "gold": "WfF", "dragonHorse": "BW", "clobber": "cW",
+    "breakthrough": "fmWfF", "immobile": "", "cannon": "mRcpR", "janggiCannon": "pR", "soldier": "fsW",
+    "horse": "nN", "elephant": "nA", "janggiElephant": "nZ", "banner": "RcpRnN", "wazir": "W",
+    "commoner": "K", "centaur": "KN", "king": "K",
+}
+CUSTOM = [f"customPiece{i}" for i in range(1, 26)]
+PIECE_KEYS = [*PIECE_BETZA, *CUSTOM]
+# pieces with rules of their own beyond their Betza moves, which morphchess does not play
+_SPECIAL_PIECES = {"janggiCannon": "cannot jump over or capture cannons",
+                   "janggiElephant": "moves by Janggi's blocking rule",
+                   "immobile": "never moves (a wall)"}
+
+# Keys read into the rules.  Booleans are "true"/"false"; regions are Fairy-Stockfish's square lists.
+PLAYED = {
+    "maxRank", "maxFile", "startFen", "pieceDrops", "capturesToHand", "dropLoop", "firstRankPawnDrops",
+    "promotionZonePawnDrops", "promotionRegionWhite", "promotionRegionBlack", "promotionRank", "pawnTypes",
+    "promotionPawnTypes", "promotionPawnTypesWhite", "promotionPawnTypesBlack", "promotionPieceTypes",
+    "promotionPieceTypesWhite", "promotionPieceTypesBlack", "mandatoryPawnPromotion", "doubleStep",
+    "doubleStepRegionWhite", "doubleStepRegionBlack", "doubleStepRank", "doubleStepRankMin",
+    "enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack", "enPassantTypes", "enPassantTypesWhite",
+    "enPassantTypesBlack", "castling", "castlingKingsideFile", "castlingQueensideFile", "castlingRank",
+    "castlingKingFile", "castlingKingPiece", "castlingKingPieceWhite", "castlingKingPieceBlack",
+    "castlingRookKingsideFile", "castlingRookQueensideFile", "castlingRookPieces", "castlingRookPiecesWhite",
+    "castlingRookPiecesBlack", "castlingRookPiece", "checking", "stalemateValue", "checkmateValue", "nMoveRule",
+    "nFoldRule", "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
+    "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
+    "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks",
+}
+# Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
+DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
+# Keys that change only how a finished game is scored: played without, with a warning.
+SCORING = {"countingRule": "none", "materialCounting": "none", "nFoldValue": "draw", "nFoldValueAbsolute": "false",
+           "adjudicateFullBoard": "false", "stalematePieceCount": "false"}
+# Keys of rules morphchess does not play, with the value that leaves the rule off.
+REFUSED = {
+    "twoBoards": "false", "sittuyinPromotion": "false", "promotionLimit": "", "promotedPieceType": "",
+    "piecePromotionOnCapture": "false", "mandatoryPiecePromotion": "false", "pieceDemotion": "false",
+    "blastOnCapture": "false", "blastImmuneTypes": "-", "mutuallyImmuneTypes": "-", "petrifyOnCaptureTypes": "-",
+    "petrifyBlastPieces": "false", "tripleStepRegionWhite": "-", "tripleStepRegionBlack": "-",
+    "castlingDroppedPiece": "false", "oppositeCastling": "false", "mustCapture": "false", "mustDrop": "false",
+    "mustDropType": "*", "enclosingDrop": "none", "enclosingDropStart": "-", "dropRegionWhite": "",
+    "dropRegionBlack": "", "whiteDropRegion": "", "blackDropRegion": "", "sittuyinRookDrop": "false",
+    "dropOppositeColoredBishop": "false", "dropPromoted": "false", "dropNoDoubled": "-",
+    "dropNoDoubledCount": "1", "gating": "false", "wallingRule": "none", "wallingRegionWhite": "",
+    "wallingRegionBlack": "", "wallingRegion": "", "wallOrMove": "false", "seirawanGating": "false",
+    "cambodianMoves": "false", "diagonalLines": "-", "pass": "false", "passWhite": "false", "passBlack": "false",
+    "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
+    "makpongRule": "false", "flyingGeneral": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
+    "perpetualCheckIllegal": "false", "moveRepetitionIllegal": "false", "chasingRule": "none",
+    "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
+    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "flagPiece": "*", "flagPieceWhite": "*",
+    "flagPieceBlack": "*", "flagRegion": "", "flagRegionWhite": "", "flagRegionBlack": "", "whiteFlag": "",
+    "blackFlag": "", "flagPieceCount": "1", "flagPieceBlockedWin": "false", "flagMove": "false",
+    "flagPieceSafe": "false", "checkCounting": "false", "connectN": "0", "connectPieceTypes": "*",
+    "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true", "connectRegion1White": "",
+    "connectRegion2White": "", "connectRegion1Black": "", "connectRegion2Black": "", "connectNxN": "0",
+    "collinearN": "0", "connectValue": "win", "castlingWins": "-", "dropOnTop": "false",
+}
+KEYS = PLAYED | DISPLAY | set(SCORING) | set(REFUSED)
+_SETS = {"pawnTypes", "promotionPawnTypes", "promotionPawnTypesWhite", "promotionPawnTypesBlack",
+         "promotionPieceTypes", "promotionPieceTypesWhite", "promotionPieceTypesBlack", "enPassantTypes",
+         "enPassantTypesWhite", "enPassantTypesBlack", "castlingRookPieces", "castlingRookPiecesWhite",
+         "castlingRookPiecesBlack", "castlingRookPiece", "extinctionPieceTypes", "nMoveRuleTypes",
+         "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "castlingKingPiece", "castlingKingPieceWhite",
+         "castlingKingPieceBlack"}
+_TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
+
+
+def is_fairy(text: str) -> bool:
+    """Is this ``variants.ini`` text?  Its first line that is not blank or a comment opens a section."""
+    for line in text.lstrip("\ufeff").splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", ";")):
+            return line.startswith("[")
+    return False
+
+
+@dataclass
+class Section:
+    """One ``[name:parent]`` section: its keys in order (a repeated key: the last counts) and its text."""
+
+    name: str
+    parent: str
+    keys: dict[str, str]
+    text: str
+    line: int
+
+
+def sections(text: str) -> dict[str, Section]:
+    """The sections of variants.ini text by name; VariantError for a line that is not ``key = value``."""
+    out: dict[str, Section] = {}
+    current: Section | None = None
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("["):
+            m = re.fullmatch(r"\[([^\]:]+)(?::([^\]]+))?\]\s*(?:[#;].*)?", line)
+            if not m:
+                raise VariantError(f"line {number}: {line[:60]!r} is not a section header [name] or [name:parent]")
+            current = Section(m[1].strip(), (m[2] or "").strip(), {}, "", number)
+            if current.name in out:
+                raise VariantError(f"line {number}: section [{current.name}] is defined twice")
+            out[current.name] = current
+        elif current is None or not line or line.startswith(("#", ";")):
+            if current is None and line and not line.startswith(("#", ";")):
+                raise VariantError(f"line {number}: {line[:60]!r} comes before the first [section]")
+        else:
+            key, eq, value = line.partition("=")
+            if not eq or not key.strip():
+                raise VariantError(f"[{current.name}] line {number}: {line[:60]!r} is not 'key = value'")
+            current.keys[key.strip()] = value.strip()
+        if current is not None:
+            current.text += raw + "\n"
+    return out
+
+
+@cache
+def _builtin_sections() -> dict[str, Section]:
+    """Fairy-Stockfish's built-in variants as morphchess knows them: the library's ``.ini`` files and
+    ``fairy-builtins.ini`` (built-ins that are only parents here), all beside morphchess.variants."""
+    out: dict[str, Section] = {}
+    files = sorted((p for p in resources.files("morphchess.variants").iterdir() if p.name.endswith(".ini")),
+                   key=lambda p: p.name)
+    for p in files:
+        for name, s in sections(p.read_text(encoding="utf-8")).items():
+            out.setdefault(name, s)
+    return out
+
+
+def parent_text(name: str) -> str | None:
+    """The section text of a Fairy-Stockfish built-in variant morphchess knows, with its ancestors."""
+    known = _builtin_sections()
+    return section_text(known, name) if name in known else None
+
+
+def section_text(found: dict[str, Section], name: str) -> str:
+    """The text of section ``name`` and of the ancestors it has in ``found``, parents first."""
+    chain, seen = [], set()
+    while name in found and name not in seen:
+        seen.add(name)
+        chain.append(found[name].text.strip("\n"))
+        name = found[name].parent
+    return "\n\n".join(reversed(chain)) + "\n"
+
+
+# -- the rules as Fairy-Stockfish holds them -------------------------------------------------------
+@dataclass
+class _Rules:
+    """A variant as Fairy-Stockfish reads it: board, pieces (key -> letter, moves) and other keys."""
+
+    files: int = 8
+    ranks: int = 8
+    pieces: dict[str, tuple[str, str]] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+    sets: dict[str, list[str]] = field(default_factory=dict)  # piece-set keys as piece keys
+    origin: dict[str, str] = field(default_factory=dict)  # key -> section that set it
+
+    def piece_of(self, letter: str) -> str | None:
+        return next((k for k, (c, _) in self.pieces.items() if c == letter.lower()), None)
+
+
+def _chess() -> _Rules:
+    """Fairy-Stockfish's defaults with the orthodox pieces (its chess_variant_base)."""
+    r = _Rules()
+    for key, letter in (("pawn", "p"), ("knight", "n"), ("bishop", "b"), ("rook", "r"), ("queen", "q"),
+                        ("king", "k")):
+        r.pieces[key] = (letter, PIECE_BETZA[key])
+    r.sets = {"promotionPieceTypes": ["queen", "rook", "bishop", "knight"], "promotionPawnTypes": ["pawn"],
+              "enPassantTypes": ["pawn"], "castlingRookPieces": ["rook"], "castlingKingPiece": ["king"],
+              "extinctionPieceTypes": [], "nMoveRuleTypes": ["pawn"]}
+    return r
+
+
+def _resolve(found: dict[str, Section], name: str, depth: int = 0) -> _Rules:
+    if depth > 20:
+        raise VariantError(f"[{name}]: the chain of parents is too long (a loop?)")
+    s = found[name]
+    if not s.parent:
+        rules = _chess()
+        rules.pieces.clear()
+        rules.sets["promotionPieceTypes"] = []
+    elif s.parent in found and s.parent != name:
+        rules = _resolve(found, s.parent, depth + 1)
+    else:
+        known = _builtin_sections()
+        if s.parent not in known:
+            raise VariantError(f"[{s.name}:{s.parent}]: {s.parent!r} is neither a section of this text nor a "
+                               f"Fairy-Stockfish built-in morphchess knows ({', '.join(sorted(known))})")
+        rules = _resolve(known, s.parent, depth + 1)
+    _apply(rules, s)
+    return rules
+
+
+def _apply(r: _Rules, s: Section) -> None:
+    """Lay section ``s`` over ``r`` as Fairy-Stockfish does: board size, pieces, then the rest."""
+    keys = s.keys
+    if "maxFile" in keys:
+        r.files = _file(keys["maxFile"], s, "maxFile") + 1
+    if "maxRank" in keys:
+        r.ranks = _number(keys["maxRank"], s, "maxRank")
+    if not (1 <= r.files <= MAX_FILES and 1 <= r.ranks <= MAX_RANKS):  # before any key walks the board
+        raise VariantError(f"[{s.name}] a {r.files}x{r.ranks} board: 1 to {MAX_FILES} files and 1 to {MAX_RANKS} "
+                           "ranks are played")
+    for key in PIECE_KEYS:
+        value = keys.get(key, "")
+        if not value:
+            continue
+        letter = value[0]
+        if not letter.isalpha():
+            r.pieces.pop(key, None)
+            r.sets["promotionPieceTypes"] = [k for k in r.sets["promotionPieceTypes"] if k != key]
+            continue
+        other = r.piece_of(letter)
+        if other and other != key:
+            r.pieces.pop(other)
+            r.sets["promotionPieceTypes"] = [k for k in r.sets["promotionPieceTypes"] if k != other]
+        moves = value[2:].strip() if len(value) > 1 else PIECE_BETZA.get(key, "")
+        if key in CUSTOM and len(value) < 3:
+            raise VariantError(f"[{s.name}] {key} = {value}: a custom piece needs 'letter:Betza'")
+        r.pieces[key] = (letter.lower(), moves)
+        if key in CUSTOM and "e" in moves:
+            r.sets["enPassantTypes"] = [*r.sets["enPassantTypes"], key]
+    for key, value in keys.items():
+        if key in PIECE_KEYS or key in ("maxFile", "maxRank"):
+            continue
+        r.origin[key] = s.name
+        if key in _SETS:
+            r.sets[_set_name(key)] = _piece_set(r, value, s, key)
+        r.keys[key] = value
+
+
+def _set_name(key: str) -> str:
+    """The piece-set a key sets (``pawnTypes`` and ``castlingRookPiece`` are old spellings)."""
+    return {"pawnTypes": "promotionPawnTypes", "castlingRookPiece": "castlingRookPieces"}.get(key, key)
+
+
+def _piece_set(r: _Rules, value: str, s: Section, key: str) -> list[str]:
+    out = []
+    for c in value.replace(" ", ""):
+        if c == "-":
+            break
+        if c == "*":
+            out.append("*")
+            continue
+        piece = r.piece_of(c)
+        if piece is None:
+            raise VariantError(f"[{s.name}] {key} = {value}: {c!r} is not the letter of a piece")
+        out.append(piece)
+    return out
+
+
+def _number(value: str, s: Section, key: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,9}", value.strip()):
+        raise VariantError(f"[{s.name}] {key} = {value[:40]}: a whole number (ASCII digits, at most nine) is needed")
+    return int(value)
+
+
+def _file(value: str, s: Section, key: str) -> int:
+    """A file as Fairy-Stockfish writes it: a letter or a number from 1; returned from 0."""
+    v = value.strip().lower()
+    if len(v) == 1 and v.isalpha():
+        return ord(v) - 97
+    return _number(v, s, key) - 1
+
+
+def _bool(r: _Rules, key: str, default: bool) -> bool:
+    value = r.keys.get(key)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise VariantError(f"{key} = {value}: use true or false")
+
+
+def _region(r: _Rules, key: str) -> set[int] | None:
+    """The squares of a region key (``*8``, ``a1 b2``, ``c*``, ``-``), or None where it is not given."""
+    value = r.keys.get(key)
+    if value is None:
+        return None
+    out: set[int] = set()
+    for sym in value.split():
+        if sym == "-":
+            break
+        m = re.fullmatch(r"([a-z])([0-9]{1,3})|\*([0-9]{1,3})|([a-z])\*", sym.lower())
+        if not m:
+            raise VariantError(f"{key} = {value}: {sym!r} is not a square, '*RANK' or 'FILE*'")
+        if m[1]:
+            out.add((int(m[2]) - 1) * r.files + ord(m[1]) - 97)
+        elif m[3]:
+            out.update((int(m[3]) - 1) * r.files + f for f in range(r.files))
+        else:
+            out.update(rank * r.files + ord(m[4]) - 97 for rank in range(r.ranks))
+    return {sq for sq in out if 0 <= sq < r.files * r.ranks}
+
+
+# -- from Fairy-Stockfish's rules to Interactive Diagram text --------------------------------------
+@dataclass
+class _Out:
+    """What :func:`to_id` makes: the ID text, the rules the ID text cannot hold, the warnings."""
+
+    params: dict[str, str] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+    promo_forced: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
+    where = r.origin.get(key, name)
+    return VariantError(f"[{name}] {key} = {cut(r.keys.get(key, ''))}: {why} (from [{where}])"
+                        if key in r.keys else f"[{name}] {key}: {why}")
+
+
+def _check_keys(name: str, r: _Rules, out: _Out) -> None:
+    for key, value in r.keys.items():
+        if key in PLAYED or key in DISPLAY:
+            continue
+        if key in SCORING:
+            if value.lower() != SCORING[key]:
+                out.notes.append(f"{key} = {value}: scoring rule not played (games end as without it)")
+        elif key in REFUSED:
+            if value.strip().lower() != REFUSED[key] and not (value.strip() in ("-", "") and REFUSED[key] in ("-", "")):
+                raise _refuse(name, r, key, "morphchess does not play this rule")
+        elif key.startswith("mobilityRegion"):
+            if value.strip() not in ("", "-"):
+                raise _refuse(name, r, key, "morphchess does not confine pieces to regions")
+        else:
+            out.notes.append(f"unknown key {key} = {value}: not a Fairy-Stockfish key morphchess knows, not used")
+    if not _bool(r, "checking", True):
+        raise _refuse(name, r, "checking", "morphchess always forbids leaving a royal piece attacked")
+    if not _bool(r, "dropChecks", True):
+        raise _refuse(name, r, "dropChecks", "morphchess lets drops give check")
+    if _bool(r, "chess960", False):
+        raise _refuse(name, r, "chess960", "write a Chess960-style game as ID text with shuffle= (the library's "
+                                           "chess960 does)")
+    for key in ("promotionPawnTypes", "promotionPieceTypes", "enPassantTypes", "castlingRookPieces",
+                "castlingKingPiece", "nMoveRuleTypes"):
+        w, b = r.sets.get(key + "White"), r.sets.get(key + "Black")
+        if (w is not None or b is not None) and w != b:
+            raise _refuse(name, r, key + "White", "White and Black differ; morphchess's rules are the same for both")
+        if w is not None:
+            r.sets[key] = w
+
+
+@dataclass
+class _Start:
+    """startFen: {square: letter (upper case White)} and the pockets."""
+
+    board: dict[int, str]
+    hands: tuple[dict[str, int], dict[str, int]]
+    castling: str
+
+
+def _start(name: str, r: _Rules) -> _Start:
+    fen = r.keys.get("startFen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    fields = fen.split()
+    board_field = fields[0]
+    hands: tuple[dict[str, int], dict[str, int]] = ({}, {})
+    m = re.fullmatch(r"(.*?)\[([^\]]*)\]", board_field)
+    if m:
+        board_field = m[1]
+        for c in m[2].replace("-", ""):
+            hand = hands[0] if c.isupper() else hands[1]
+            hand[c.lower()] = hand.get(c.lower(), 0) + 1
+    if len(fields) > 1 and fields[1] != "w":
+        raise _refuse(name, r, "startFen", "morphchess's games start with White to move")
+    rows = board_field.split("/")
+    if len(rows) != r.ranks:
+        raise _refuse(name, r, "startFen", f"{len(rows)} ranks, the board has {r.ranks}")
+    board: dict[int, str] = {}
+    for i, row in enumerate(rows):
+        rank, f = r.ranks - 1 - i, 0
+        for run, promoted, letter in re.findall(r"([0-9]+)|(\+?)([^0-9~])~?", row):
+            if run:
+                if len(run) > 3:
+                    raise _refuse(name, r, "startFen", f"{run[:10]}...: no count of empty squares")
+                f += int(run)
+                continue
+            if promoted or not letter.isalpha():
+                raise _refuse(name, r, "startFen", f"{promoted + letter!r}: promoted pieces and walls are not played")
+            if r.piece_of(letter) is None:
+                raise _refuse(name, r, "startFen", f"{letter!r} is not the letter of a piece")
+            if f >= r.files:
+                raise _refuse(name, r, "startFen", f"rank {rank + 1} is longer than {r.files} files")
+            board[rank * r.files + f] = letter
+            f += 1
+        if f != r.files:
+            raise _refuse(name, r, "startFen", f"rank {rank + 1} has {f} files, the board {r.files}")
+    return _Start(board, hands, fields[2] if len(fields) > 2 else "-")
+
+
+def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
+    """The Interactive Diagram text of section ``name`` (as :func:`load` picks it) and what it
+    loses: rules the ID text cannot hold, and the warnings of reading it."""
+    _found, section, out = _read(text, name)
+    lost = [f"mandatoryPawnPromotion: the pawn must promote anywhere in its {out.params['promoZone']}-rank zone; "
+            "the ID's promotion is optional before the last rank"] if out.promo_forced else []
+    return _id_text(out), lost + out.notes
+
+
+def load(text: str, name: str = "custom") -> Variant:
+    """The variant of section ``name`` of variants.ini text (the last section if none has that
+    name).  VariantError names the section and the key morphchess cannot play."""
+    found, section, out = _read(text, name)
+    variant = build(_id_text(out), section)
+    variant.promo_forced = out.promo_forced
+    variant.text = section_text(found, section)
+    variant.params = {"language": "fairy"}
+    variant.warnings = out.notes
+    for w in out.notes:
+        warnings.warn(f"{section}: {w}", VariantWarning, stacklevel=2)
+    variant.freeze()
+    return variant
+
+
+def _read(text: str, name: str) -> tuple[dict[str, Section], str, _Out]:
+    found = sections(text)
+    if not found:
+        raise VariantError("the text has no [section]")
+    section = name if name in found else list(found)[-1]
+    return found, section, _translate(section, _resolve(found, section))
+
+
+def _id_text(out: _Out) -> str:
+    head = " ".join(f"{k}={v}" for k, v in out.params.items())
+    return "\n".join([head, *out.lines]) + "\n"
+
+
+def _translate(name: str, r: _Rules) -> _Out:
+    out = _Out()
+    _check_keys(name, r, out)
+    start = _start(name, r)
+    for key, (letter, _betza) in r.pieces.items():
+        if key in _SPECIAL_PIECES and any(c.lower() == letter for c in start.board.values()):
+            raise _refuse(name, r, key, f"the {key} {_SPECIAL_PIECES[key]}, which morphchess does not play")
+    pawns = [k for k in r.sets["promotionPawnTypes"] if k in r.pieces]
+    zone = _promotion_zone(name, r) if pawns else 0
+    choices = [k for k in r.sets["promotionPieceTypes"] if k in r.pieces]
+    if pawns and zone and not choices:
+        raise _refuse(name, r, "promotionPieceTypes", "pawns that reach the zone must promote, but to nothing")
+    royal = "king" if "king" in r.pieces else None
+    order = pawns + [k for k in r.pieces if k not in pawns and k != royal] + ([royal] if royal else [])
+    letters = {k: r.pieces[k][0].upper() for k in order}
+    p = out.params
+    p.update(files=str(r.files), ranks=str(r.ranks), symmetry="none")
+    if zone and pawns:
+        p.update(promoZone=str(zone), promoChoice="".join(letters[k] for k in choices), maxPromote=str(len(pawns)))
+        out.promo_forced = zone > 1 and _bool(r, "mandatoryPawnPromotion", True)
+    else:
+        p.update(maxPromote="0", promoChoice="+")
+    if royal:
+        p["royal"] = letters[royal]
+    _end_rules(name, r, out, letters)
+    if not royal and "extinction" not in p:
+        raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
+    _drops(name, r, out, start)
+    moves = _moves(name, r, start)
+    for k in order:
+        white = [sq for sq, c in sorted(start.board.items()) if c == letters[k]]
+        black = [sq for sq, c in sorted(start.board.items()) if c == letters[k].lower()]
+        squares = ",".join(_sq(r, s) for s in white) + ",," * bool(black) + ",".join(_sq(r, s) for s in black)
+        hand = f"{start.hands[0].get(letters[k].lower(), 0)},{start.hands[1].get(letters[k].lower(), 0)}"
+        out.lines.append(f"{k}:{letters[k]}:{moves[k]}:{k}:{squares}:{hand}")
+    return out
+
+
+def _sq(r: _Rules, sq: int) -> str:
+    return f"{chr(97 + sq % r.files)}{sq // r.files + 1}"
+
+
+def _promotion_zone(name: str, r: _Rules) -> int:
+    """The promotion zone as a number of last ranks (the only shape the ID has)."""
+    if "promotionRank" in r.keys and "promotionRegionWhite" not in r.keys:
+        rank = _number(r.keys["promotionRank"], Section(name, "", {}, "", 0), "promotionRank")
+        return r.ranks - rank + 1
+    white = _region(r, "promotionRegionWhite")
+    black = _region(r, "promotionRegionBlack")
+    if white is None:  # Fairy-Stockfish's defaults are the eighth and the first rank, whatever the board
+        white = {7 * r.files + f for f in range(r.files)} if r.ranks >= 8 else set()
+    if black is None:
+        black = set(range(r.files))
+    depth = len(white) // r.files if white else 0
+    last = {sq for sq in range(r.files * r.ranks) if sq // r.files >= r.ranks - depth}
+    first = {sq for sq in range(r.files * r.ranks) if sq // r.files < depth}
+    if white != last or black != first:
+        raise _refuse(name, r, "promotionRegionWhite", "morphchess's promotion zone is the last ranks, the same "
+                                                      "number for both sides")
+    return depth
+
+
+def _moves(name: str, r: _Rules, start: _Start) -> dict[str, str]:
+    """Each piece's XBetza: its Fairy-Stockfish moves, the pawn's double step, the king's castling."""
+    double = _double_step_region(name, r, start)
+    ep_types = set(r.sets["enPassantTypes"])
+    ep_region = [_region(r, k) for k in ("enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack")]
+    no_ep = any(reg is not None and not reg for reg in ep_region)
+    if any(reg for reg in ep_region if reg is not None and len(reg) < r.files * r.ranks):
+        raise _refuse(name, r, "enPassantRegion", "morphchess allows en passant wherever a double step passes")
+    out = {}
+    for key, (_letter, moves) in r.pieces.items():
+        if key == "pawn":
+            moves = ("ifmnD" if double else "") + ("fmWfceF" if key in ep_types and not no_ep else "fmWfcF")
+        elif no_ep or key not in ep_types:
+            moves = moves.replace("e", "")
+        out[key] = moves
+    king_key = (r.sets.get("castlingKingPiece") or ["king"])[0]
+    if _bool(r, "castling", True) and king_key in r.pieces:
+        out[king_key] += _castling(name, r, start, king_key)
+    return out
+
+
+def _double_step_region(name: str, r: _Rules, start: _Start) -> bool:
+    """Are there double (initial) steps?  morphchess allows them to unmoved pieces, Fairy-Stockfish
+    to pieces in a region; the two agree when each such piece moves only forward and either starts
+    on one rank, inside the region, with no region square ahead (the squares of that rank it does
+    not start on it can never reach), or never stands in the region at all.  Refused otherwise."""
+    initial = [k for k, (_c, m) in r.pieces.items() if (k == "pawn" and _bool(r, "doubleStep", True)) or
+               (k != "pawn" and "i" in m)]
+    regions = []
+    for colour, key, default_rank in ((0, "doubleStepRegionWhite", 1), (1, "doubleStepRegionBlack", 6)):
+        reg = _region(r, key)
+        if "doubleStepRank" in r.keys and reg is None:
+            rank = _number(r.keys["doubleStepRank"], Section(name, "", {}, "", 0), "doubleStepRank") - 1
+            reg = {(rank if colour == 0 else r.ranks - 1 - rank) * r.files + f for f in range(r.files)}
+        if reg is None:  # Fairy-Stockfish's defaults are the second and the seventh rank
+            reg = {default_rank * r.files + f for f in range(r.files)} if r.ranks >= 8 else set()
+        regions.append(reg)
+    used = set()
+    for k in initial:
+        letter, betza = r.pieces[k]
+        try:
+            pm = parse(betza)
+        except BetzaError as e:
+            raise _refuse(name, r, k, str(e)) from None
+        if pm.hops or pm.paths or any(st.dy <= 0 for st in pm.steps if not st.initial):
+            raise _refuse(name, r, k, "a piece with initial moves that can come back to its start rank: "
+                                      "Fairy-Stockfish allows them again there, morphchess only unmoved")
+        for colour, reg in enumerate(regions):
+            starts = {sq for sq, c in start.board.items() if c == (letter.upper() if colour == 0 else letter)}
+            if not starts:
+                continue
+            inside = reg & starts
+            if reg & _ahead(r, starts, colour) or (inside and inside != starts):
+                raise _refuse(name, r, "doubleStepRegionWhite" if colour == 0 else "doubleStepRegionBlack",
+                              f"initial moves of the {k}: morphchess allows them from start squares, "
+                              "Fairy-Stockfish from this region")
+            used.add(bool(inside))
+    if len(used) > 1 or (used == {False} and any(k != "pawn" for k in initial)):
+        raise _refuse(name, r, "doubleStepRegionWhite", "initial moves for some pieces or sides only")
+    return used == {True}
+
+
+def _ahead(r: _Rules, squares: set[int], colour: int) -> set[int]:
+    """The squares beyond the hindmost rank of ``squares``, forward for ``colour``: where a piece
+    from there that moves only forward may stand once it has moved."""
+    ranks = [sq // r.files for sq in squares]
+    back = min(ranks) if colour == 0 else max(ranks)
+    return {sq for sq in range(r.files * r.ranks) if (sq // r.files > back if colour == 0 else sq // r.files < back)}
+
+
+def _castling(name: str, r: _Rules, start: _Start, king_key: str) -> str:
+    """The king's castling as XBetza (``isO2``, ``ilO3irO4``, ``isjO2`` past an outer piece)."""
+    letter = r.pieces[king_key][0]
+    rank = _number(r.keys.get("castlingRank", "1"), Section(name, "", {}, "", 0), "castlingRank") - 1
+    sides = []
+    for colour in (0, 1):
+        row = rank if colour == 0 else r.ranks - 1 - rank
+        mine = letter.upper() if colour == 0 else letter
+        kings = [sq % r.files for sq, c in start.board.items() if c == mine and sq // r.files == row]
+        if not kings:
+            return ""
+        king = kings[0] if len(kings) == 1 else _file(r.keys.get("castlingKingFile", "e"), Section(name, "", {}, "", 0),
+                                                      "castlingKingFile")
+        rooks = {r.pieces[k][0] for k in r.sets["castlingRookPieces"] if k in r.pieces}
+        moves = []
+        for side, dest_key, dest, rook_key, rook_default in (
+                ("l", "castlingQueensideFile", "c", "castlingRookQueensideFile", 0),
+                ("r", "castlingKingsideFile", "g", "castlingRookKingsideFile", r.files - 1)):
+            dest_file = _file(r.keys.get(dest_key, dest), Section(name, "", {}, "", 0), dest_key)
+            rook_file = _file(r.keys[rook_key], Section(name, "", {}, "", 0), rook_key) if rook_key in r.keys \
+                else rook_default
+            piece = start.board.get(row * r.files + rook_file, "")
+            if piece.lower() not in rooks or piece.isupper() != (colour == 0):
+                continue
+            outer = range(0, rook_file) if side == "l" else range(rook_file + 1, r.files)
+            skip = sum(1 for f in outer if row * r.files + f in start.board)
+            moves.append((side, abs(king - dest_file), skip))
+        sides.append(moves)
+    if sides[0] != sides[1]:
+        raise _refuse(name, r, "startFen", "castling differs for White and Black")
+    if start.castling == "-" or not sides[0]:
+        return ""
+    if len(sides[0]) == 2 and sides[0][0][1:] != sides[0][1][1:]:
+        raise _refuse(name, r, "castlingKingsideFile", "castling of different lengths to the two sides: "
+                                                       "XBetza's l and r turn with the side")
+    side, n, skip = sides[0][0]
+    return f"i{'s' if len(sides[0]) == 2 else side}{'j' * skip}O{n}"
+
+
+def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:
+    """Hands: captures to the capturer's hand as they are (holdingsType=-2) or hands given at the start."""
+    drops, to_hand = _bool(r, "pieceDrops", False), _bool(r, "capturesToHand", False)
+    if not drops:
+        if any(start.hands):
+            raise _refuse(name, r, "startFen", "pieces in hand but pieceDrops is false")
+        if to_hand:
+            raise _refuse(name, r, "capturesToHand", "captured pieces in hand that are never dropped")
+        return
+    if to_hand:
+        if not _bool(r, "dropLoop", False):
+            raise _refuse(name, r, "capturesToHand", "a captured promoted piece goes to the hand as a pawn "
+                                                     "(dropLoop = false); morphchess keeps it as it is")
+        out.params["holdingsType"] = "-2"
+    elif not any(start.hands):
+        return
+    pawn_in_hand = to_hand or any("p" in h for h in start.hands)
+    if pawn_in_hand and "pawn" in r.pieces and not _bool(r, "firstRankPawnDrops", False):
+        raise _refuse(name, r, "firstRankPawnDrops", "morphchess drops a pawn wherever it can move from, "
+                                                     "the first rank too")
+    if pawn_in_hand and int(out.params.get("promoZone", "1")) > 1 and not _bool(r, "promotionZonePawnDrops", False):
+        raise _refuse(name, r, "promotionZonePawnDrops", "morphchess drops pawns in a deep promotion zone")
+
+
+def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
+    """Stalemate, checkmate, the n-move and repetition rules, extinction and bare king."""
+    p = out.params
+    stalemate = r.keys.get("stalemateValue", "draw").lower()
+    if stalemate not in ("draw", "loss"):
+        raise _refuse(name, r, "stalemateValue", "morphchess scores stalemate as a draw or a loss only")
+    p["stalemate"] = "loss" if stalemate == "loss" else "draw"
+    if r.keys.get("checkmateValue", "loss").lower() != "loss":
+        raise _refuse(name, r, "checkmateValue", "checkmate loses in morphchess")
+    p["fiftyMoves"] = r.keys.get("nMoveRule", "50")
+    folds = r.keys.get("nFoldRule", "3")
+    if folds == "1":
+        raise _refuse(name, r, "nFoldRule", "a repetition count of 1 ends every game at once")
+    p["repetitions"] = folds
+    value = r.keys.get("extinctionValue", "none").lower()
+    types = r.sets.get("extinctionPieceTypes", [])
+    if value == "none" or not types:
+        return
+    count, opponent = r.keys.get("extinctionPieceCount", "0"), r.keys.get("extinctionOpponentPieceCount", "0")
+    if value != "loss":
+        raise _refuse(name, r, "extinctionValue", "morphchess's extinction rules lose the game")
+    if types == ["*"] and count == "1" and opponent == "2":
+        p["baring"] = "0"  # a bare king loses, unless it bares the other king at once (Shatranj)
+        return
+    if count != "0" or opponent != "0" or "*" in types:
+        raise _refuse(name, r, "extinctionPieceCount", "morphchess's extinction is losing every piece of a type")
+    p["extinction"] = "".join(letters[k] for k in types if k in letters)

@@ -1,0 +1,246 @@
+"""Every budget and rate limit of the web server, in one place.
+
+A :class:`Limits` holds the limits one can set (each an option of ``morphchess
+serve`` and an environment variable of :func:`~morphchess.web.app.app_from_env`);
+the module constants are the budgets that hold whatever the options.  Rate
+limits count each client's writes in the database (table ``hits``), so they hold
+across the workers of one server; a client is its address, taken from
+``X-Forwarded-For`` only when the connection comes from a trusted proxy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # the command line reads the Limits without loading the web stack
+    from fastapi import Request
+
+    from .db import Database
+
+__all__ = ["Limits", "LimitError", "RateLimiter", "check", "client_key", "client_address", "within",
+           "record_words", "MAX_PLIES", "MAX_DEFINITION", "MAX_SIDE", "MAX_RECORD", "COMPILE_SECONDS",
+           "IMPORT_SECONDS", "GENERATION_SECONDS"]
+
+T = TypeVar("T")
+
+MAX_PLIES = 2000  # moves of a new game or an import; a game reaching it ends drawn
+MAX_DEFINITION = 64 * 1024  # characters of definition text (pastes, games, imports, labs)
+MAX_SIDE = 16  # files and ranks of a pasted definition
+COMPILE_SECONDS = 5.0  # a definition not compiled by then is refused (and remembered as refused)
+IMPORT_SECONDS = 10.0  # a record not read by then is refused
+GENERATION_SECONDS = 10.0  # a new game's start position and moves not set up by then are refused (2000 moves: 6 s)
+MAX_RECORD = 200_000  # characters of an imported record
+_NOT_MOVES = re.compile(r"\{[^}]*\}|;[^\n]*|\[[^\]]*\]|^//.*$|\d+\.+|\$\d+|1-0|0-1|1/2-1/2|\*|[!?]+", re.M)
+
+
+class LimitError(ValueError):
+    """A limit's value that cannot be used."""
+
+
+def _option(default, text: str, minimum: float = 1):
+    return field(default=default, metadata={"help": text, "min": minimum})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits one server applies (see docs/security.md)."""
+
+    games_per_minute: int = _option(60, "new games one client may start a minute")
+    pastes_per_minute: int = _option(20, "definitions one client may paste a minute")
+    imports_per_minute: int = _option(20, "records one client may import a minute")
+    labs_per_hour: int = _option(6, "labs one client may start an hour")
+    talk_per_minute: int = _option(30, "chat messages one client may send a minute")
+    checks_per_minute: int = _option(60, "definitions the live editor may check for one client a minute")
+    engine_games: int = _option(2, "engine searches running at once in a server process (the rest wait)")
+    engine_seconds: float = _option(10.0, "longest engine search, whatever the level and board", 0.1)
+    definitions_cached: int = _option(16, "compiled pasted definitions kept in memory (least recently used)")
+    trusted_proxies: tuple[str, ...] = field(default=(), metadata={
+        "help": "address or network of a reverse proxy whose X-Forwarded-For is believed"})
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if "min" in f.metadata and not value >= f.metadata["min"]:
+                raise LimitError(f"{f.name.replace('_', '-')} {value}: at least {f.metadata['min']:g}")
+        object.__setattr__(self, "_networks", tuple(_network(p) for p in self.trusted_proxies))
+
+    @classmethod
+    def every_rate(cls, per_minute: int) -> Limits:
+        """Limits whose every rate is ``per_minute`` (tests; a large number switches them off)."""
+        return cls(games_per_minute=per_minute, pastes_per_minute=per_minute, imports_per_minute=per_minute,
+                   labs_per_hour=per_minute * 60, talk_per_minute=per_minute,
+                   checks_per_minute=per_minute)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
+        """Limits from ``MORPHCHESS_GAMES_PER_MINUTE`` and the like (``MORPHCHESS_TRUSTED_PROXIES``:
+        comma-separated); unset ones keep their defaults."""
+        source = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            text = source.get("MORPHCHESS_" + f.name.upper())
+            if text is None:
+                continue
+            if f.name == "trusted_proxies":
+                values[f.name] = tuple(p.strip() for p in text.split(",") if p.strip())
+            else:
+                values[f.name] = _number(f.name, text, float if f.name == "engine_seconds" else int)
+        return replace(cls(), **values) if values else cls()
+
+    def rate(self, action: str) -> tuple[int, timedelta]:
+        """How many ``action`` writes a client may make, and in what window."""
+        if action == "lab":
+            return self.labs_per_hour, timedelta(hours=1)
+        return getattr(self, f"{action}s_per_minute" if action != "talk" else "talk_per_minute"), \
+            timedelta(minutes=1)
+
+    def trusts(self, host: str) -> bool:
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in net for net in self._networks)  # type: ignore[attr-defined]
+
+
+def _number(name: str, text: str, kind: type) -> float:
+    try:
+        return kind(text)
+    except ValueError:
+        raise LimitError(f"{name.replace('_', '-')} {text[:20]!r}: not a number") from None
+
+
+def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    try:
+        return ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise LimitError(f"trusted-proxy {text[:40]!r}: not an address or network (10.0.0.1, 10.0.0.0/8)") \
+            from None
+
+
+def client_address(request: Request, limits: Limits) -> str:
+    """The client's address: the peer's, or, when the peer is a trusted proxy, the nearest address in
+    ``X-Forwarded-For`` that is not itself a trusted proxy."""
+    host = request.client.host if request.client else "?"
+    if not limits.trusts(host):
+        return host
+    chain = [h.strip() for h in request.headers.get("x-forwarded-for", "").split(",") if h.strip()]
+    for hop in reversed(chain):
+        if not limits.trusts(hop):
+            return hop
+        host = hop
+    return host
+
+
+def client_key(request: Request) -> str:
+    """A short hash of the client's address: writes are counted per client (rate limits)."""
+    host = client_address(request, request.app.state.limits)
+    return hashlib.sha256(host.encode()).hexdigest()[:16]
+
+
+def record_words(text: str) -> int:
+    """An upper bound of the moves in a record, counted before reading it: its words that are not
+    tags, comments, move numbers, annotations or results."""
+    return len(_NOT_MOVES.sub(" ", text).split())
+
+
+def check(request: Request, action: str) -> None:
+    """Count one ``action`` (game, paste, import, lab, talk) of the request's client, or refuse it (429)."""
+    request.app.state.limiter.check(client_key(request), action)
+
+
+class RateLimiter:
+    """Counts each client's writes of each kind in the database and refuses those over the limit."""
+
+    SWEEP_EVERY = 200  # checks between two deletions of every count older than the longest window
+
+    def __init__(self, db: Database, limits: Limits) -> None:
+        self.db, self.limits = db, limits
+        self._checks = 0
+
+    def check(self, client: str, action: str) -> None:
+        """Count one ``action`` of ``client`` now, or raise RateLimited (429) if it is one too many."""
+        from sqlalchemy import delete, func, select
+
+        from .db import hits, now
+        from .errors import RateLimited
+        allowed, window = self.limits.rate(action)
+        at = now()
+        with self.db.write() as conn:
+            mine = (hits.c.client == client) & (hits.c.action == action)
+            conn.execute(delete(hits).where(mine, hits.c.at <= at - window))
+            self._checks += 1
+            if self._checks % self.SWEEP_EVERY == 0:  # clients that never came back
+                conn.execute(delete(hits).where(hits.c.at <= at - timedelta(hours=1)))
+            recent = conn.execute(select(func.count()).select_from(hits).where(mine)).scalar_one()
+            if recent >= allowed:
+                seconds = int(window.total_seconds())
+                raise RateLimited(f"at most {allowed} {action}s a{'n hour' if seconds == 3600 else ' minute'} "
+                                  "from one client; try again shortly", headers={"Retry-After": str(seconds)})
+            conn.execute(hits.insert().values(client=client, action=action, at=at))
+
+
+WALL_FACTOR = 4  # a bounded work is abandoned after this many times its budget of wall time, busy or not
+_SLOTS = threading.BoundedSemaphore(2)  # bounded work (compilations) running at once in a process
+
+
+def within(seconds: float, work: Callable[..., T], *args) -> T:
+    """``work(*args)`` in a thread of its own, answered within ``seconds`` of its CPU time or refused
+    (BadInput).
+
+    The budget counts the thread's own CPU time, so a busy machine does not refuse honest work; the
+    wait ends in any case after :data:`WALL_FACTOR` times ``seconds``.  At most two such calls run at
+    once; a third waits up to ``seconds`` for a slot (Busy, 503, if none frees).  Work that overruns
+    keeps its slot until it ends (the thread cannot be stopped), so the loader's own bounds are what
+    make it end.
+    """
+    from .errors import BadInput, Busy
+    if not _SLOTS.acquire(timeout=seconds):
+        raise Busy("the server is busy compiling other definitions; try again shortly",
+                   headers={"Retry-After": "5"})
+    done = threading.Event()
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["value"] = work(*args)
+        except BaseException as e:  # noqa: BLE001 - raised again in the request's thread
+            out["error"] = e
+        finally:
+            done.set()
+            _SLOTS.release()
+
+    worker = threading.Thread(target=run, daemon=True, name="morphchess-bounded")
+    worker.start()
+    if not _wait(worker, done, seconds):
+        raise BadInput(f"the work took over {seconds:g} s and was abandoned; simplify the definition")
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+def _wait(worker: threading.Thread, done: threading.Event, seconds: float) -> bool:
+    """Wait for ``done`` while the worker has used at most ``seconds`` of CPU (and the wall clock at
+    most WALL_FACTOR times that); False if it ran out first."""
+    start = time.monotonic()
+    try:
+        clock: int | None = time.pthread_getcpuclockid(worker.ident or 0)
+    except (AttributeError, OSError):  # no per-thread clock here, or the thread is over: wall time
+        clock = None
+    while not done.wait(0.05):
+        wall = time.monotonic() - start
+        try:
+            used = wall if clock is None else time.clock_gettime(clock)
+        except OSError:  # the thread ended between two looks
+            return True
+        if used > seconds or wall > WALL_FACTOR * seconds:
+            return done.is_set()
+    return True

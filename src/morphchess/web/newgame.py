@@ -1,0 +1,121 @@
+"""New games: what one is made of (:class:`NewGame`), its seats and tokens, and its first row.
+
+The definition is compiled and the start position with the request's moves is
+played before anything is written, so a row exists only for a game that could
+be set up within the budgets of :mod:`morphchess.web.limits`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from ..board import Board
+from ..errors import InputError
+from ..variant import Variant
+from . import clocks, seats
+from .db import games, now
+from .errors import BadInput, IllegalMove, NotFound
+from .game import KINDS, MODES, Game, Status
+from .limits import GENERATION_SECONDS, MAX_PLIES, within
+from .store import Store, parse_move
+
+__all__ = ["NewGame", "create", "start_board"]
+
+
+@dataclass
+class NewGame:
+    """What a new game is made of (the API's request, checked)."""
+
+    variant: str = "chess"
+    definition: str | None = None
+    setup: str | None = None
+    fen: str | None = None
+    moves: list[str] = field(default_factory=list)
+    mode: str = "local"
+    side: str = "white"
+    white: str | None = None  # local games: human and engine by default; others: human
+    black: str | None = None
+    level: int = 3
+    time_control: str | None = None
+    name: str | None = None
+
+
+def create(store: Store, spec: NewGame, client: str, board: Board | None = None) -> tuple[Game, dict[str, list[str]]]:
+    """A new game; returns it and the tokens it hands out (token -> the sides it holds).  ``board``: the
+    game's moves already played on its variant (an import), instead of ``spec``'s position and moves."""
+    if spec.mode not in MODES:
+        raise BadInput(f"mode {spec.mode[:20]!r}: use one of {', '.join(MODES)}")
+    plies = len(spec.moves) if board is None else len(board.move_stack)
+    if plies > MAX_PLIES:
+        raise BadInput(f"moves: {plies} given; at most {MAX_PLIES}")
+    tc = clocks.parse(spec.time_control)
+    key = store.catalog.add(spec.definition) if spec.definition is not None else spec.variant
+    try:
+        v = store.catalog.get(key)
+    except NotFound as e:
+        raise BadInput(str(e)) from None
+    if board is None:
+        board = within(GENERATION_SECONDS, start_board, v, spec)
+    kinds, tokens = _seats(spec)
+    at = now()
+    gid = secrets.token_urlsafe(9)
+    row = {"id": gid, "variant": key, "setup": board.setup,
+           "start_fen": board.root_fen if board.custom_start else None, "mode": spec.mode,
+           "status": str(Status.OPEN if spec.mode == "open" else Status.PLAYING), "level": spec.level,
+           "tc": tc.text if tc else None, "clock_at": at, "ply": 0, "version": 0,
+           "engine_stop": False, "engine_seq": 0, "creator": client, "created": at, "updated": at}
+    creator = next(iter(tokens))
+    # the creator's name goes to the one human side the creator holds (with or against the engine)
+    named = [side for side in tokens[creator] if kinds[side] == "human"]
+    for side in seats.SIDES:
+        holder = next((t for t, sides in tokens.items() if side in sides), None)
+        row.update({side: kinds[side], f"{side}_token": seats.digest(holder) if holder else None,
+                    f"{side}_ms": tc.start_ms if tc else None, f"{side}_joined": holder == creator,
+                    f"{side}_name": (spec.name or None) if named == [side] else None})
+    with store.db.write() as conn:
+        conn.execute(games.insert().values(**row))
+        game = store.load(conn, store.db.lock_game(conn, gid))
+        for move in board.move_stack:  # read again on the game's own board (the variant's compiled object)
+            store.push(conn, game, game.board.parse_uci(move.uci()), at)
+    store.changed(gid)
+    return game, tokens
+
+
+def start_board(v: Variant, spec: NewGame) -> Board:
+    """The start position with the request's moves played (none after the end of the game), and its
+    legal moves generated once (every answer lists them)."""
+    try:
+        board = Board(v, fen=spec.fen, setup=spec.setup)
+    except (InputError, ValueError, OverflowError) as e:
+        raise BadInput(str(e)[:300] or type(e).__name__) from None
+    for i, text in enumerate(spec.moves, start=1):
+        if board.outcome() is not None:
+            raise BadInput(f"move {i} ({text[:20]!r}): the game is already over ({board.outcome()})")
+        try:
+            board.push(parse_move(board, text))
+        except IllegalMove as e:
+            raise IllegalMove(f"move {i} ({text[:20]!r}): {e}") from None
+    len(board.legal_moves)  # generated within the budget: a position too slow to answer gets no row
+    return board
+
+
+def _seats(spec: NewGame) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Who plays each side, and the tokens handed out (the creator's first) with the sides they hold."""
+    local = spec.mode == "local"
+    kinds = {"white": spec.white or "human", "black": spec.black or ("engine" if local else "human")}
+    if any(k not in KINDS for k in kinds.values()):
+        raise BadInput(f"players: use one of {', '.join(KINDS)}")
+    if local:
+        return kinds, {seats.new_token(): list(seats.SIDES)}
+    side = secrets.choice(seats.SIDES) if spec.side == "random" else spec.side
+    if side not in seats.SIDES:
+        raise BadInput(f"side {spec.side[:20]!r}: use white, black or random")
+    them = seats.other(side)
+    kinds[side] = "human"
+    if spec.mode == "open" and kinds[them] == "engine":
+        raise BadInput("an open seek waits for a person; play the engine in local or invite mode")
+    tokens = {seats.new_token(): [side]}
+    if spec.mode == "invite" and kinds[them] == "human":
+        tokens[seats.new_token()] = [them]
+    return kinds, tokens

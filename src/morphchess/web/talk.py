@@ -1,0 +1,202 @@
+"""Talk in a game: short messages of the players and the spectators (Game Courier's kibitzing).
+
+Messages are stored with the game (table ``talk``), numbered by their own ids
+(the event stream of the talk uses them, as the game's stream uses the ply),
+and exported as PGN comments after the move they were written at.  A message is
+plain text (whitespace folded, control characters dropped, at most
+:data:`MAX_TEXT` characters); each client may write ``talk_per_minute`` messages
+a minute (:mod:`morphchess.web.limits`, counted in the database, so across
+processes); a game keeps at most :data:`MAX_PER_GAME`.  The players may close the talk to
+spectators: then only seat holders write (everyone still reads, as with the game).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager, suppress
+from datetime import datetime
+
+from anyio import to_thread
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, func, select
+
+from .db import games, metadata
+from .errors import BadInput, Conflict, Forbidden
+from .events import PING_S, POLL_S, Notifier
+from .game import Game
+from .gameview import iso
+from .store import Store
+
+__all__ = ["talk", "Talk", "Audience", "audience", "clean", "stream", "MAX_TEXT", "MAX_PER_GAME"]
+
+MAX_TEXT = 300
+MAX_PER_GAME = 1000
+_WAIT_S = 4 * POLL_S  # the stream looks at the talk this often when nothing wakes it
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # controls, bidi overrides
+
+talk = Table(
+    "talk", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(16), ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("ply", Integer, nullable=False),  # the game's ply when it was written
+    Column("side", String(5)),  # the writer's seat (white, black), NULL for a spectator or both seats
+    Column("role", String(10), nullable=False),  # player, spectator
+    Column("name", String(60)),
+    Column("text", String(500), nullable=False),
+    Column("client", String(16), nullable=False),  # hash of the writer's address (rate limit)
+    Column("at", DateTime(timezone=True), nullable=False, index=True),
+)
+
+
+def clean(text: str) -> str:
+    """A message as stored: whitespace folded to single spaces, control and bidi characters dropped;
+    BadInput if nothing is left or it is too long."""
+    text = " ".join(_HIDDEN.sub(" ", text).split())
+    if not text:
+        raise BadInput("an empty message: write some text")
+    if len(text) > MAX_TEXT:
+        raise BadInput(f"a message of {len(text)} characters: at most {MAX_TEXT}")
+    return text
+
+
+def message_view(row) -> dict:
+    return {"id": row["id"], "ply": row["ply"], "side": row["side"], "role": row["role"], "name": row["name"],
+            "text": row["text"], "at": iso(row["at"])}
+
+
+class Talk:
+    """The talk of the games of one store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db
+
+    def post(self, gid: str, token: str | None, text: str, name: str | None, client: str) -> dict:
+        """Write a message (a seat holder's, or a spectator's while the talk is open to them); ``text``
+        as :func:`clean` gives it."""
+        out: dict = {}
+
+        def act(conn, game: Game, at: datetime) -> None:
+            sides = game.sides_of(token)
+            if not sides and game.row["talk_closed"]:
+                raise Forbidden("the players have closed the talk to spectators")
+            self._check_budget(conn, gid)
+            side = sides[0] if len(sides) == 1 else None
+            out.update(game_id=gid, ply=game.ply, side=side, role="player" if sides else "spectator",
+                       name=game.row[f"{side}_name"] if side else (" ".join((name or "").split())[:40] or None),
+                       text=text, client=client, at=at)
+            key = conn.execute(talk.insert().values(**out)).inserted_primary_key
+            out["id"] = key[0] if key else None
+            self.db.notify(conn, gid)
+        self.store.change(gid, act)
+        return message_view(out)
+
+    def _check_budget(self, conn, gid: str) -> None:
+        count = conn.execute(select(func.count()).select_from(talk).where(talk.c.game_id == gid)).scalar_one()
+        if count >= MAX_PER_GAME:
+            raise Conflict(f"this game's talk is full ({MAX_PER_GAME} messages)")
+
+    def messages(self, gid: str, since: int = 0) -> list[dict]:
+        """The messages after id ``since``, oldest first."""
+        with self.db.read() as conn:
+            rows = conn.execute(talk.select().where(talk.c.game_id == gid, talk.c.id > since)
+                                .order_by(talk.c.id)).mappings().all()
+        return [message_view(r) for r in rows]
+
+    def mark(self, gid: str) -> tuple | None:
+        """What changes with the talk: (newest message id, closed to spectators), or None for no game."""
+        with self.db.read() as conn:
+            closed = conn.execute(select(games.c.talk_closed).where(games.c.id == gid)).scalar_one_or_none()
+            newest = conn.execute(select(func.max(talk.c.id)).where(talk.c.game_id == gid)).scalar_one()
+        return None if closed is None else (newest or 0, bool(closed))
+
+    def set_spectators(self, gid: str, token: str | None, open_: bool) -> bool:
+        """Open or close the talk to spectators (a seat holder); returns whether it is open."""
+        def act(conn, game: Game, at: datetime) -> None:
+            if not game.sides_of(token):
+                raise Forbidden("only the players may open or close the talk to spectators")
+            self.store.update(conn, game, at, talk_closed=not open_)
+        self.store.change(gid, act)
+        return open_
+
+    def comments(self, gid: str) -> dict[int, str]:
+        """The talk as PGN comments: by the ply it was written at, ``name: text`` joined by `` | ``."""
+        out: dict[int, list[str]] = {}
+        for m in self.messages(gid):
+            out.setdefault(m["ply"], []).append(f"{writer(m)}: {m['text']}")
+        return {ply: " | ".join(lines) for ply, lines in out.items()}
+
+
+def writer(message: dict) -> str:
+    """How a message's writer is named: the player's name or side, or ``spectator`` and a name."""
+    if message["role"] == "spectator":
+        return f"spectator {message['name']}" if message["name"] else "spectator"
+    return message["name"] or message["side"] or "player"
+
+
+class Audience:
+    """How many spectators follow each game's talk in this process (every page showing a game does)."""
+
+    def __init__(self) -> None:
+        self._counts: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def watching(self, gid: str, spectator: bool) -> Iterator[None]:
+        with self._lock:
+            self._counts[gid] += spectator
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._counts[gid] -= spectator
+                if self._counts[gid] <= 0:
+                    del self._counts[gid]
+
+    def spectators(self, gid: str) -> int:
+        with self._lock:
+            return self._counts.get(gid, 0)
+
+
+audience = Audience()
+
+
+def _event(name: str, data: dict, ident: int | None = None) -> str:
+    head = f"id: {ident}\n" if ident is not None else ""
+    return f"{head}event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+async def stream(chat: Talk, notifier: Notifier, gid: str, since: int, spectator: bool = True) -> AsyncIterator[str]:
+    """The talk's events: each message after id ``since`` (``talk``, with its id), whether spectators
+    may write (``settings``), and how many watch (``audience``), at the start and when they change.
+    ``spectator``: the listener holds no seat (it is counted)."""
+    yield "retry: 1000\n\n"
+    shown: tuple | None = None
+    watchers = -1
+    idle = 0  # polls without an event: a ping comment after PING_S of them
+    with notifier.subscribe(gid) as woken, audience.watching(gid, spectator):
+        while not notifier.closed.is_set() and (mark := await to_thread.run_sync(chat.mark, gid)) is not None:
+            woken.clear()
+            out = []
+            if shown is None or mark[0] != shown[0]:
+                for m in await to_thread.run_sync(chat.messages, gid, since):
+                    out.append(_event("talk", m, m["id"]))
+                    since = m["id"]
+            if shown is None or mark[1] != shown[1]:
+                out.append(_event("settings", {"spectators": not mark[1]}))
+            shown = mark
+            count = audience.spectators(gid)
+            if count != watchers:
+                out.append(_event("audience", {"spectators": count}))
+                watchers = count
+            idle = 0 if out else idle + 1
+            if idle * _WAIT_S >= PING_S:
+                out, idle = [": ping\n\n"], 0
+            if out:
+                yield "".join(out)
+            with suppress(TimeoutError):
+                await asyncio.wait_for(woken.wait(), _WAIT_S)
