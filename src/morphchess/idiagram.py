@@ -680,7 +680,8 @@ def _river(variant: Variant) -> str | None:
     if variant.promo_zone and variant.ranks >= 6 and variant.promo_zone in (variant.ranks // 2, -(-variant.ranks // 2)):
         return (f"promoZone={variant.promo_zone} of {variant.ranks} ranks is the far half of the board, a river: "
                 "a page may confine pieces to a palace or to their side of it by script (Xiangqi); not played: "
-                "here every piece may leave the palace and cross the river")
+                "here every piece may leave the palace and cross the river (morphchess's confine=, forbid= and "
+                "flyingGeneral= keys give zones, docs/definitions.md; the built-in xiangqi has them)")
     return None
 
 
