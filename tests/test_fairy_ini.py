@@ -211,10 +211,18 @@ def test_to_id_and_back(name):
     assert to_fen(a) == to_fen(b) and a.perft(3) == b.perft(3)
 
 
-def test_to_id_reports_forced_promotion_lost():
+def test_to_id_reports_optional_zone_promotion_lost():
+    # the ID forces promotion anywhere in the zone: Makruk's forced promotion converts, an optional one does not
+    from morphchess import builtin
     from morphchess.convert import to_id
+    from morphchess.idiagram import load as load_id
     from morphchess.variants import definition_text
-    _text, lost = to_id(definition_text("makruk"), "makruk")
+    text, lost = to_id(definition_text("makruk"), "makruk")
+    assert not any("mandatoryPawnPromotion" in line for line in lost)
+    assert Position(load_id(text, "makruk")).perft(3) == Position(builtin("makruk")).perft(3)
+    optional = ("[optional:chess]\npromotionRegionWhite = *7 *8\npromotionRegionBlack = *1 *2\n"
+                "mandatoryPawnPromotion = false\n")
+    _text, lost = to_id(optional, "optional")
     assert any("mandatoryPawnPromotion" in line for line in lost)
 
 

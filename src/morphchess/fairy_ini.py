@@ -429,8 +429,9 @@ def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
     """The Interactive Diagram text of section ``name`` (as :func:`load` picks it) and what it
     loses: rules the ID text cannot hold, and the warnings of reading it."""
     _found, section, out = _read(text, name)
-    lost = [f"mandatoryPawnPromotion: the pawn must promote anywhere in its {out.params['promoZone']}-rank zone; "
-            "the ID's promotion is optional before the last rank"] if out.promo_forced else []
+    zone = int(out.params.get("promoZone", "1"))
+    lost = [f"mandatoryPawnPromotion = false: the pawn may stay unpromoted in its {zone}-rank zone; "
+            "the ID forces promotion anywhere in the zone"] if zone > 1 and not out.promo_forced else []
     return _id_text(out), lost + out.notes
 
 

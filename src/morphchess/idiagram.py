@@ -458,7 +458,6 @@ def _rules(variant: Variant, items: _Items) -> None:
     variant.promo_zone = _int(params, "promoZone", 1, 0, variant.ranks)
     variant.max_promote = _int(params, "maxPromote", 1, 0, 250)  # the ID numbers at most 250 types
     variant.promo_offset = _int(params, "promoOffset", 0, 0, len(variant.types))
-    variant.promo_forced = True  # the ID: in the whole zone, unless the own type is a choice
     _promo_choice(variant, params.get("promoChoice"))
     variant.stalemate_loses = params.get("stalemate", "draw").strip().lower() != "draw"
     variant.baring = _int(params, "baring", 0, 0, 250) if "baring" in params else None

@@ -440,7 +440,7 @@ class Tables:
             choices = tuple(code(p, colour) for p in v.promotion_choices(t, depth))
             if depth >= v.promo_zone:
                 out.append(None)
-            elif (depth == 0 or v.promo_forced) and choices:  # forced on the last rank (or in the zone)
+            elif (depth == 0 or v.promo_forced) and choices:  # forced (the ID: in the whole zone)
                 out.append(choices)
             else:  # optional (Fairy-Stockfish's mandatoryPawnPromotion=false) or no choice here
                 out.append((morphs[sq],) + tuple(x for x in choices if x != morphs[sq]))

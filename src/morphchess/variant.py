@@ -100,7 +100,9 @@ class Variant(_Freezable):
     captures_to_hand: bool = False
     promo_offset: int = 0  # shogi style: type n (n <= max_promote) promotes to type n + promo_offset
     promo_limits: Mapping[int, PromoLimit] = field(default_factory=dict)
-    promo_forced: bool = False  # promotion is forced in the whole zone, not only on the last rank
+    # promotion is forced in the whole zone unless the own type is a choice, as the ID makes it;
+    # Fairy-Stockfish's optional zones (mandatoryPawnPromotion = false) force it on the last rank only
+    promo_forced: bool = True
     # Type indices named by protected=, counterStrike=, iron=, extinction=, succession=.
     protected: Sequence[int] = ()
     counter_strike: Sequence[int] = ()
