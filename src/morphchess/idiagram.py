@@ -7,7 +7,7 @@ comments.  :func:`load` runs five named steps: read the items, build the
 piece types, settle royalty, read the rules, place the setups.  Besides the
 ID's own keys, morphchess reads a few of its own, documented in
 ``docs/definitions.md``: ``transform``, ``setup``, ``bareKing``,
-``fiftyMoves`` and ``repetitions``.
+``fiftyMoves``, ``repetitions`` and the zones ``confine``, ``forbid`` and ``flyingGeneral``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ _RULE_KEYS = {
     "files", "ranks", "promoZone", "promoChoice", "maxPromote", "promoOffset", "stalemate", "baring",
     "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions", "enPassant", "holdingsType",
     "shuffle", "protected", "counterStrike", "iron", "antiTrade", "extinction", "succession", "satellite",
-    "castleFlip", "autoGate", "zonal",
+    "castleFlip", "autoGate", "zonal", "confine", "forbid", "flyingGeneral",
 }
 
 # The moves the ID gives a piece line whose move field is empty, looked up by
@@ -121,6 +121,7 @@ def build(text: str, name: str = "custom") -> Variant:
     warns += _resolve_morphs(variant, built.morphs)
     _royalty(variant, items)
     _rules(variant, items)
+    _zones(variant, items)
     _setups(variant, items, built)
     warns += _not_enforced(variant, items) + _outside_text(variant)
     variant.warnings = warns
@@ -527,6 +528,29 @@ def _shuffle_spec(variant: Variant, value: str) -> tuple[str, ...]:
     return groups
 
 
+# -- step 4b: zones (morphchess's own keys, docs/definitions.md "Zones") ---------------------------
+def _zones(variant: Variant, items: _Items) -> None:
+    """``confine=IDS:squares`` (the types stay on these squares) and ``forbid=IDS:squares`` (they
+    never enter these), squares as in piece lines and from White's side (Black's mirrored by
+    rank); ``flyingGeneral=1``: royal pieces may not face each other on an open file."""
+    everything = frozenset(range(variant.size))
+    barred: dict[int, frozenset[int]] = {}
+    for key in ("confine", "forbid"):
+        for value in items.repeated.get(key, []):
+            ids, colon, spec = value.partition(":")
+            if not colon or not ids.strip() or not spec.strip():
+                raise VariantError(f"{key}={value}: use {key}=IDS:SQUARES, e.g. {key}=KA:d1-f3")
+            white, black = _squares(spec, variant.files, variant.ranks, f"{key}={value}")
+            if black:
+                raise VariantError(f"{key}={value}: give White's squares only (Black's are mirrored)")
+            squares = frozenset(white)
+            for index in _letters(variant, ids.strip(), key, value):
+                barred[index] = barred.get(index, frozenset()) | (everything - squares if key == "confine"
+                                                                  else squares)
+    variant.barred = barred
+    variant.flying_general = _int(items.params, "flyingGeneral", 0) != 0
+
+
 # -- step 5: setups ------------------------------------------------------------------------------
 def _setups(variant: Variant, items: _Items, built: _Types) -> None:
     """The standard array from the piece lines (with symmetry), then the named setup= arrays."""
@@ -655,10 +679,13 @@ def _outside_text(variant: Variant) -> list[str]:
 
 def _river(variant: Variant) -> str | None:
     """A promotion zone that is the far half of the board: ID pages with a river confine pieces by script."""
+    if variant.barred:  # the definition gives its zones itself
+        return None
     if variant.promo_zone and variant.ranks >= 6 and variant.promo_zone in (variant.ranks // 2, -(-variant.ranks // 2)):
         return (f"promoZone={variant.promo_zone} of {variant.ranks} ranks is the far half of the board, a river: "
                 "a page may confine pieces to a palace or to their side of it by script (Xiangqi); not played: "
-                "here every piece may leave the palace and cross the river")
+                "here every piece may leave the palace and cross the river (morphchess's confine=, forbid= and "
+                "flyingGeneral= keys give zones, docs/definitions.md; the built-in xiangqi has them)")
     return None
 
 
