@@ -32,7 +32,11 @@ def play_game(server: Server, seed: int, moves: int, out: dict) -> None:
     if status != 200:
         out["errors"].append(status)
         return
-    tokens, state, played = (g["seat"]["token"], g["invite"]["token"]), g, []
+    status, joined = server.call("POST", f"/api/games/{g['id']}/join", {}, g["invite"]["token"])
+    if status != 200:
+        out["errors"].append(status)
+        return
+    tokens, state, played = (g["seat"]["token"], joined["seat"]["token"]), g, []  # the invite is taken
     while len(played) < moves and state["legal"]:
         move = rng.choice(state["legal"])["uci"]
         start = time.perf_counter()

@@ -2,6 +2,7 @@
 
     python bench/texel.py games --variants crossroads --games 60 --nodes 1000 --out selfplay.jsonl
     python bench/texel.py fit selfplay.jsonl              # writes src/morphchess/engine/tuned.json
+    python bench/texel.py fit --terms selfplay.jsonl      # the dynamic terms' weights instead
 
 ``games`` plays the engine against itself (``--nodes`` per move, ``--plies`` random opening
 plies from the seed, a draw after ``--max-plies``) and writes one JSON line per game: variant,
@@ -14,11 +15,18 @@ their multipliers (:class:`~morphchess.engine.evaluate.Weights`) so that
 untuned evaluation; multipliers drawn towards 1 by a penalty chosen on games held out; all 1
 when none of them predicts those games better than the untuned evaluation).  The weights of
 every variant in the files replace that variant's entry in ``tuned.json``.
+
+With ``--terms`` the table terms keep their weights and the fit is of the centipawn weights of
+the dynamic terms (:data:`~morphchess.engine.evaluate.TERMS`, the taper switch aside): each
+position's evaluation is its tables plus every term's unit contribution times its weight,
+drawn towards the default weights; the fitted weights go to the variant's ``terms`` in
+``tuned.json`` only when they predict the held-out games better than the defaults.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import random
@@ -29,7 +37,7 @@ from scipy.optimize import minimize, minimize_scalar
 
 from morphchess import Board, Position, builtin
 from morphchess.engine import search
-from morphchess.engine.evaluate import TUNED_FILE, EvalTables, fingerprint, game_phase
+from morphchess.engine.evaluate import TERMS, TUNED_FILE, EvalTables, fingerprint, game_phase
 from morphchess.engine.see import exchange_exact, see, see_values
 from morphchess.variants import names
 
@@ -86,12 +94,23 @@ class Features:
         self.columns = sorted(set(group.values())) + ["lookahead", "centre", "king"]
         self.see_value = see_values(variant.tables, self.base.value)
         self.exact = exchange_exact(Position(variant))
+        self.terms = [name for name in TERMS if name != "taper"]
+        self.units = []  # one copy of the tables per dynamic term, that term weighing 100, the others 0
+        for name in self.terms:
+            unit = copy.copy(self.base)
+            unit.term_values = {n: 100 if n == name else 0 for n in TERMS}
+            unit.pawn_cache = {}
+            self.units.append(unit)
 
     def quiet(self, pos: Position) -> bool:
         """Not in check and no capture that wins material (where SEE is exact)."""
         if pos.in_check():
             return False
         return not self.exact or all(see(pos, m, self.see_value) <= 0 for m in pos.captures())
+
+    def term_row(self, pos: Position) -> list[float]:
+        """Each dynamic term's contribution at weight 1 (White positive)."""
+        return [unit.dynamic(pos.board) / 100 for unit in self.units]
 
     def row(self, pos: Position) -> list[float]:
         phase = round(game_phase(self.variant, pos.board), 1)
@@ -114,8 +133,10 @@ class Features:
         return out
 
 
-def positions(records: list[dict], features: Features) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(feature rows, White's points, game number) of the quiet positions of the games."""
+def positions(records: list[dict], features: Features,
+              terms: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(feature rows, White's points, game number) of the quiet positions of the games; with ``terms`` a row
+    is the tables' evaluation followed by the dynamic terms' unit contributions."""
     rows, results, games = [], [], []
     for n, rec in enumerate(records):
         board = Board(features.variant)
@@ -123,7 +144,8 @@ def positions(records: list[dict], features: Features) -> tuple[np.ndarray, np.n
         for i, uci in enumerate(rec["moves"]):
             board.push_uci(uci)
             if i + 1 >= rec["plies"] + 4 and features.quiet(board.position):
-                rows.append(features.row(board.position))
+                row = features.row(board.position)
+                rows.append([sum(row), *features.term_row(board.position)] if terms else row)
                 results.append(points)
                 games.append(n)
     return np.array(rows), np.array(results), np.array(games)
@@ -167,6 +189,45 @@ def fit_variant(name: str, records: list[dict], coarse: bool) -> dict:
             "held_out_error": {"untuned": round(untuned, 5), **{str(p): round(e, 5) for p, e in scores.items()}}}
 
 
+def term_loss(w, X, y, k: float, penalty: float, w0, scale) -> float:
+    pred = sigmoid((X[:, 0] + X[:, 1:] @ w) / k)
+    return float(np.mean((y - pred) ** 2) + penalty * np.sum(((w - w0) / scale) ** 2))
+
+
+def fit_terms(name: str, records: list[dict], entry: dict) -> dict:
+    """The dynamic terms' weights of one variant, kept in ``entry`` only when they predict held-out games better."""
+    variant = builtin(name)
+    feats = Features(variant)
+    X, y, games = positions(records, feats, terms=True)
+    w0 = np.array([float(TERMS[t]) for t in feats.terms])
+    scale = np.maximum(np.abs(w0), 10.0)
+    k = minimize_scalar(lambda k: term_loss(w0, X, y, k, 0.0, w0, scale), bounds=(50, 5000), method="bounded").x
+    held = games % 2 == 1
+
+    def fit(rows, penalty):
+        return minimize(term_loss, w0, args=(X[rows], y[rows], k, penalty, w0, scale), method="L-BFGS-B",
+                        bounds=[(-300, 300)] * len(w0)).x
+    default = term_loss(w0, X[held], y[held], k, 0.0, w0, scale)
+    scores = {p: term_loss(fit(~held, p), X[held], y[held], k, 0.0, w0, scale) for p in PENALTIES}
+    penalty = min(scores, key=scores.__getitem__)
+    w = fit(np.ones(len(y), bool), penalty)
+    before, after = term_loss(w0, X, y, k, 0.0, w0, scale), term_loss(w, X, y, k, 0.0, w0, scale)
+    keep = scores[penalty] < default
+    print(f"{name}: {len(records)} games, {len(y)} positions, K {k:.0f}, error {before:.5f} -> {after:.5f}, "
+          f"held-out {default:.5f} -> {scores[penalty]:.5f} (penalty {penalty}); "
+          + " ".join(f"{t} {x:.0f}" for t, x in zip(feats.terms, w)) + ("" if keep else "; not kept"), flush=True)
+    entry = dict(entry)
+    entry["terms_fit"] = {"games": len(records), "positions": int(len(y)), "K": round(k, 1),
+                          "error": [round(before, 5), round(after, 5)],
+                          "held_out_error": [round(default, 5), round(scores[penalty], 5)], "penalty": penalty,
+                          "weights": {t: round(float(x), 1) for t, x in zip(feats.terms, w)}}
+    if keep:
+        entry["terms"] = entry["terms_fit"]["weights"]
+    else:
+        entry.pop("terms", None)
+    return entry
+
+
 def run_fit(args) -> None:
     by_variant: dict[str, list] = {}
     for path in args.files:
@@ -177,7 +238,11 @@ def run_fit(args) -> None:
     with open(args.out, encoding="utf-8") as f:
         tuned = json.load(f)
     for name in sorted(by_variant):
-        if not args.variants or name in args.variants:
+        if args.variants and name not in args.variants:
+            continue
+        if args.terms:
+            tuned[name] = fit_terms(name, by_variant[name], tuned[name])
+        else:
             tuned[name] = fit_variant(name, by_variant[name], args.coarse)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(tuned, f, indent=1, sort_keys=True)
@@ -200,6 +265,7 @@ def main() -> None:
     f.add_argument("files", nargs="+")
     f.add_argument("--variants", nargs="+")
     f.add_argument("--coarse", action="store_true", help="one material multiplier for pawns, one for the other pieces")
+    f.add_argument("--terms", action="store_true", help="fit the dynamic terms' weights instead")
     f.add_argument("--out", default=TUNED_PATH)
     args = ap.parse_args()
     (run_games if args.step == "games" else run_fit)(args)

@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 
 from programs import debian_program, free_port
@@ -58,7 +59,7 @@ class Server:
 
     def start(self) -> Server:
         rates = ("GAMES_PER_MINUTE", "PASTES_PER_MINUTE", "IMPORTS_PER_MINUTE", "TALK_PER_MINUTE")
-        env = {**os.environ, "MORPHCHESS_DB": self.db_url,
+        env = {**os.environ, "MORPHCHESS_DB": self.db_url, "MORPHCHESS_ACCESS_LOG": "0",
                **{f"MORPHCHESS_{name}": str(self.games_per_minute) for name in rates}}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory", "morphchess.web.app:app_from_env", "--port",
@@ -120,3 +121,55 @@ def read_events(port: int, path: str, stop_when, headers: dict | None = None, ti
     finally:
         conn.close()
     raise AssertionError(f"the stream ended early: {[e[:2] for e in events]}")
+
+
+class Seat:
+    """One person: a token for some seats of a game."""
+
+    def __init__(self, client, gid: str, token: str | None) -> None:
+        self.client, self.gid, self.token = client, gid, token
+
+    def headers(self) -> dict:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def call(self, method: str, what: str = "", body: dict | None = None):
+        path = f"/api/games/{self.gid}" + (f"/{what}" if what else "")
+        return self.client.request(method, path, json=body, headers=self.headers())
+
+    def state(self) -> dict:
+        return self.call("GET").json()
+
+    def move(self, move: str, ply: int | None = None):
+        return self.call("POST", "moves", {"move": move, "ply": self.state()["ply"] if ply is None else ply})
+
+
+def invite(client, join: bool = True, **spec) -> tuple[Seat, Seat, Seat]:
+    """An invite game: the creator's seat, the invited seat (taken by joining, unless not ``join``), a
+    spectator."""
+    r = client.post("/api/games", json={"mode": "invite", **spec})
+    assert r.status_code == 200, r.text
+    g = r.json()
+    assert g["watch"] == f"/game/{g['id']}" and g["seat"]["link"] == f"/game/{g['id']}#seat={g['seat']['token']}"
+    guest = Seat(client, g["id"], g["invite"]["token"])
+    if join:
+        guest.token = taken(guest.call("POST", "join", {}))
+    return Seat(client, g["id"], g["seat"]["token"]), guest, Seat(client, g["id"], None)
+
+
+def taken(r) -> str:
+    """The token of a seat taken by joining (the invite link's token is exchanged for it)."""
+    assert r.status_code == 200, r.text
+    return r.json()["seat"]["token"]
+
+
+def code(r) -> tuple[int, str]:
+    return r.status_code, r.json()["error"]["code"] if r.status_code >= 400 else ""
+
+
+def age_clock(client, gid: str, seconds: float) -> None:
+    """Move the game's clock start back in time, as if the side to move had been thinking."""
+    from morphchess.web.db import games
+    db = client.app.state.store.db
+    with db.write() as conn:
+        at = conn.execute(games.select().where(games.c.id == gid)).mappings().first()["clock_at"]
+        conn.execute(games.update().where(games.c.id == gid).values(clock_at=at - timedelta(seconds=seconds)))

@@ -34,8 +34,8 @@ EXPECTED: dict[str, list[str] | str] = {
     "omega-chess": [],
     "spartan": ["IDs shared", "Black with 0"],
     "tamerlane": ["IDs shared", "a9, m2: alone"],
-    "tamerlane-ii": "KdU",
-    "wildebeest": "fmW*fceF",
+    "tamerlane-ii": ["'dU' takes any own piece"],
+    "wildebeest": ["satellite=wildebeest"],
     "xiangqi": ["a river"],
 }
 

@@ -9,7 +9,7 @@ from morphchess import Position, builtin, load
 from morphchess.cli import main
 from morphchess.engine import level_limits, piece_values, search
 from morphchess.engine.evaluate import EvalTables
-from morphchess.engine.search import _Searcher
+from morphchess.engine.search import Params, _Searcher
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, to_fen
 from morphchess.pieces import as_moved, type_of
@@ -149,6 +149,46 @@ def test_morph_aware_tables():
     assert et.pst[pawn + 1][chess.square("e2")] < et.pst[pawn + 1][chess.square("e5")] < 0  # Black's mirror
 
 
+def dynamic(fen: str) -> int:
+    v = builtin("chess")
+    return EvalTables(v).dynamic(from_fen(v, fen).board)
+
+
+def test_dynamic_terms_see_pawn_structure_pairs_and_phase():
+    """Hand-made positions, each against one that differs in one term (White's view)."""
+    # a passed pawn is worth more the further it is, most in the endgame
+    assert dynamic("8/5k2/3P4/8/8/8/5K2/8 w - - 0 1") > dynamic("8/5k2/8/8/3P4/8/5K2/8 w - - 0 1") > 0
+    # blocked by a pawn on the next file it is not passed
+    assert dynamic("8/2p2k2/8/8/3P4/8/5K2/8 w - - 0 1") < dynamic("8/p4k2/8/8/3P4/8/5K2/8 w - - 0 1")
+    # doubled and isolated pawns against connected ones, supported against not
+    assert dynamic("4k3/8/8/8/8/P7/P7/4K3 w - - 0 1") < dynamic("4k3/8/8/8/8/8/PP6/4K3 w - - 0 1")
+    assert dynamic("4k3/8/8/8/8/1P6/P7/4K3 w - - 0 1") > dynamic("4k3/8/8/8/8/8/P1P5/4K3 w - - 0 1")
+    # the bishop pair (light and dark), not two bishops of one colour
+    assert dynamic("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1") - dynamic("4k3/8/8/8/8/8/8/1B2KB2 w - - 0 1") == 35
+    # with all pieces on, the king stays home; alone with pawns it comes out
+    v = builtin("chess")
+    et = EvalTables(v)
+    assert et.phase(Position(v).board) == 1.0 and et.phase(from_fen(v, "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1").board) == 0
+    assert dynamic("4k3/pp6/8/8/4K3/8/PP6/8 w - - 0 1") > dynamic("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1") + 20
+
+
+def test_dynamic_terms_are_colour_blind():
+    """A position and its mirror (colours swapped, ranks flipped) score the same for the other side."""
+    import chess
+    v = builtin("chess")
+    et = EvalTables(v)
+    rng = random.Random(11)
+    for _game in range(6):
+        pos = Position(v)
+        for _ply in range(rng.randrange(10, 60)):
+            legal = pos.legal_moves()
+            if not legal or pos.outcome(legal) is not None:
+                break
+            pos.make(rng.choice(legal))
+            mirror = from_fen(v, chess.Board(to_fen(pos)).mirror().fen())
+            assert et.dynamic(pos.board) == -et.dynamic(mirror.board), to_fen(pos)
+
+
 def test_cli_values_and_bestmove(capsys):
     assert main(["values", "snappy-chess"]) == 0
     out = capsys.readouterr().out
@@ -176,7 +216,7 @@ def test_the_evaluation_follows_unload_moves():
     v = load("files=6 ranks=6\nswapper:S:RucR::a1\nshover:H:afudQ::b1\nrook:R:R::f1\nking:K:K::e1", "unload")
     rng = random.Random(4)
     pos = Position(v)
-    searcher = _Searcher(pos, 1, None, None, None, None, None)
+    searcher = _Searcher(pos, 1, None, None, None, None, None, None, Params())
     unloads = 0
     for _ply in range(60):
         legal = pos.legal_moves()

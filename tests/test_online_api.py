@@ -16,48 +16,7 @@ from sqlalchemy import select  # noqa: E402
 from morphchess.web import create_app  # noqa: E402
 from morphchess.web.db import games, hits, now  # noqa: E402
 
-
-class Seat:
-    """One person: a token for some seats of a game."""
-
-    def __init__(self, client, gid: str, token: str | None) -> None:
-        self.client, self.gid, self.token = client, gid, token
-
-    def headers(self) -> dict:
-        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
-
-    def call(self, method: str, what: str = "", body: dict | None = None):
-        path = f"/api/games/{self.gid}" + (f"/{what}" if what else "")
-        return self.client.request(method, path, json=body, headers=self.headers())
-
-    def state(self) -> dict:
-        return self.call("GET").json()
-
-    def move(self, move: str, ply: int | None = None):
-        return self.call("POST", "moves", {"move": move, "ply": self.state()["ply"] if ply is None else ply})
-
-
-def invite(client, join: bool = True, **spec) -> tuple[Seat, Seat, Seat]:
-    """An invite game: the creator's seat, the invited seat (taken by joining, unless not ``join``), a
-    spectator."""
-    r = client.post("/api/games", json={"mode": "invite", **spec})
-    assert r.status_code == 200, r.text
-    g = r.json()
-    assert g["watch"] == f"/game/{g['id']}" and g["seat"]["link"] == f"/game/{g['id']}#seat={g['seat']['token']}"
-    guest = Seat(client, g["id"], g["invite"]["token"])
-    if join:
-        guest.token = taken(guest.call("POST", "join", {}))
-    return Seat(client, g["id"], g["seat"]["token"]), guest, Seat(client, g["id"], None)
-
-
-def taken(r) -> str:
-    """The token of a seat taken by joining (the invite link's token is exchanged for it)."""
-    assert r.status_code == 200, r.text
-    return r.json()["seat"]["token"]
-
-
-def code(r) -> tuple[int, str]:
-    return r.status_code, r.json()["error"]["code"] if r.status_code >= 400 else ""
+from online_support import Seat, age_clock, code, invite, taken  # noqa: E402
 
 
 def test_tokens_are_long_and_only_their_holder_moves(client):
@@ -170,20 +129,12 @@ def test_abort_only_before_the_second_move(client):
     assert code(ann.call("POST", "abort")) == (409, "conflict")
 
 
-def _age_clock(client, gid: str, seconds: float) -> None:
-    """Move the game's clock start back in time, as if the side to move had been thinking."""
-    db = client.app.state.store.db
-    with db.write() as conn:
-        at = conn.execute(games.select().where(games.c.id == gid)).mappings().first()["clock_at"]
-        conn.execute(games.update().where(games.c.id == gid).values(clock_at=at - timedelta(seconds=seconds)))
-
-
 def test_clocks_run_from_ply_two_with_increment(client):
     ann, bob, _ = invite(client, time_control="1+2")
     g = ann.move("e2e4").json()
     assert g["clock"]["running"] is None and g["clock"]["white_ms"] == 60000  # first moves are untimed
     bob.move("e7e5")
-    _age_clock(client, ann.gid, 10)
+    age_clock(client, ann.gid, 10)
     g = ann.move("g1f3").json()
     assert g["clock"]["running"] == "black" and 51000 <= g["clock"]["white_ms"] <= 52500  # 60 - 10 + 2
     assert g["history"][-1]["clock_ms"] == g["clock"]["white_ms"]
@@ -193,7 +144,7 @@ def test_loss_on_time_and_draw_against_a_bare_king(client):
     ann, bob, watcher = invite(client, time_control="1+0")
     for seat, move in ((ann, "e2e4"), (bob, "e7e5"), (ann, "g1f3")):
         seat.move(move)
-    _age_clock(client, ann.gid, 61)
+    age_clock(client, ann.gid, 61)
     finished = client.get("/api/lobby").json()["finished"]  # the lobby ends it too
     assert any(s["id"] == ann.gid and s["termination"] == "time" for s in finished)
     g = watcher.state()
@@ -202,7 +153,7 @@ def test_loss_on_time_and_draw_against_a_bare_king(client):
     ann, bob, watcher = invite(client, time_control="1+0", fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
     for seat, move in ((ann, "a1a2"), (bob, "e8d8"), (ann, "a2a3"), (bob, "d8c8")):
         seat.move(move)
-    _age_clock(client, ann.gid, 61)  # White runs out; Black has a bare king and cannot win
+    age_clock(client, ann.gid, 61)  # White runs out; Black has a bare king and cannot win
     out = watcher.state()["outcome"]
     assert out["result"] == "1/2-1/2" and out["termination"] == "insufficient material on time"
 
@@ -211,7 +162,7 @@ def test_correspondence_clock_is_reset_by_each_move(client):
     ann, bob, _ = invite(client, time_control="3 days per move")
     for seat, move in ((ann, "e2e4"), (bob, "e7e5")):
         seat.move(move)
-    _age_clock(client, ann.gid, 86400)
+    age_clock(client, ann.gid, 86400)
     g = ann.move("g1f3").json()
     assert g["time_control"]["per_move_ms"] == 3 * 86_400_000
     assert g["clock"]["white_ms"] == 3 * 86_400_000 and g["clock"]["running"] == "black"

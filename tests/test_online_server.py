@@ -30,8 +30,12 @@ def server(db_url):
 
 
 def invite(server: Server, **spec) -> dict:
+    """An invite game whose invited seat is taken: ``g["invite"]["token"]`` is the seat's own token."""
     status, g = server.call("POST", "/api/games", {"mode": "invite", **spec})
     assert status == 200, g
+    status, joined = server.call("POST", f"/api/games/{g['id']}/join", {}, g["invite"]["token"])
+    assert status == 200, joined
+    g["invite"]["token"] = joined["seat"]["token"]
     return g
 
 

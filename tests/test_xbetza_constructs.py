@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from morphchess import Position, VariantError, load
+from morphchess import Position, load
 from morphchess.move import Kind
 from morphchess.pieces import is_own
 from test_xbetza_moves import checks, moves, position
@@ -110,12 +110,6 @@ def test_chak_loads_with_its_offering_that_never_moves():
     squares = {sq for sq, p in enumerate(pos.board) if p and p >> 2 == offering.index}
     assert len(squares) == 2 and not [m for m in pos.legal_moves() if m.origin in squares]
     assert pos.perft(2) > 0
-
-
-def test_tamerlane_ii_now_stops_at_the_kings_swap():
-    with pytest.raises(VariantError) as e:
-        load((DEFINITIONS / "tamerlane-ii.txt").read_text(), "tamerlane-ii")
-    assert "piece 'king'" in str(e.value) and "'KdU'" in str(e.value)
 
 
 # -- the piece without moves against Fairy-Stockfish ------------------------------------------------

@@ -16,7 +16,7 @@ import pytest
 from morphchess import load
 from morphchess.board import Board
 from morphchess.engine.match import run_match
-from morphchess.protocols.common import Output
+from morphchess.protocols.common import Output, ProtocolError
 from morphchess.protocols.xboard import (
     XboardEngine,
     hand_types,
@@ -213,6 +213,21 @@ def test_time_controls():
     assert engine._limits() == {"movetime_ms": 2900}
     engine.handle("sd 4")
     assert engine._limits() == {"depth": 4, "movetime_ms": 2900}
+    engine.handle("st 0.2")  # python-chess sends fractions of a second
+    assert engine._limits() == {"depth": 4, "movetime_ms": 150}
+    for bad in ("st", "st soon", "st -1", "st 0", "st nan"):
+        with pytest.raises(ProtocolError, match="st needs"):
+            engine.cmd_st(bad.split()[1:])
+
+
+def test_python_chess_time_limit():
+    """python-chess's CECP client with ``Limit(time=0.2)`` sends ``st 0.2``: the engine answers with moves."""
+    board = chess.Board()
+    with chess.engine.SimpleEngine.popen_xboard([*ENGINE, "xboard"], timeout=120) as engine:
+        for _ in range(4):
+            move = engine.play(board, chess.engine.Limit(time=0.2)).move
+            assert move in board.legal_moves
+            board.push(move)
 
 
 def test_game_end_is_claimed():

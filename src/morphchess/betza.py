@@ -20,17 +20,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import gcd
 
-from .errors import InputError
+from .errors import InputError, quote
 
 __all__ = ["BetzaError", "Step", "Hop", "Leg", "Path", "Castling", "PieceMoves", "parse", "leg_vector",
-           "leap_path", "unrolled"]
+           "leap_path", "unrolled", "expansion", "MAX_TEXT", "MAX_LEGS", "MAX_STEPS"]
+
+# Bounds on one XBetza string, checked before the work they bound (docs/definitions.md, "Limits").
+MAX_TEXT = 500  # characters
+MAX_LEGS = 10  # legs of one multi-leg move (before a final hop's extra leg)
+MAX_STEPS = 10_000  # one-leg directions (steps and hops) of one string: a universal leaper 'U' has 2600
 
 
 class BetzaError(InputError):
     """An XBetza string that cannot be compiled; the message says where and why."""
 
     def __init__(self, text: str, pos: int, message: str) -> None:
-        super().__init__(f"XBetza {text!r}, position {pos + 1}: {message}")
+        super().__init__(f"XBetza {quote(text)}, position {pos + 1}: {message}")
         self.text = text
         self.pos = pos
 
@@ -53,6 +58,7 @@ class Step:
     ep: bool = False
     lame: bool = False
     initial: bool = False
+    half: bool = False  # the ID's '*' (``fmW*``): rides to the last rank of its own half, at least one step
 
 
 @dataclass(frozen=True)
@@ -139,6 +145,9 @@ _ATOMS = {"W": (1, 0), "F": (1, 1), "D": (2, 0), "N": (2, 1), "A": (2, 2),
 # Shortcuts: atom -> ((base atom, rider?), ...)
 _SHORTCUTS = {"K": (("W", False), ("F", False)), "R": (("W", True),),
               "B": (("F", True),), "Q": (("W", True), ("F", True))}
+_DIGITS = "0123456789"
+_HALF = ("'*' after an atom (the ID's range to the own half of the board, Wildebeest's pawn 'fmW*') is read on "
+         "a one-leg move that only moves ('m'), without 'n', 'j', 'o', 'e' or a range")
 _UNIVERSAL = 25  # U, the universal leaper, reaches every square of a board up to 26x26
 _DIRECTION_LETTERS = "fblrvsh"
 _MODE_LETTERS = "mceindkpgyjoazqu"
@@ -289,6 +298,7 @@ class _Unit:
     king: bool
     rng: int
     universal: bool = False
+    half: bool = False  # '*' after the atom: range to the own half of the board
 
 
 def _read_mods(text: str, i: int) -> int:
@@ -330,21 +340,26 @@ def _read_atom(text: str, start: int, i: int) -> tuple[_Unit, int]:
     if i < n and text[i] == atom and atom in _ATOMS:  # doubled atom: unlimited rider
         rng = 0
         i += 1
-    elif i < n and text[i].isdigit():
+    elif i < n and text[i] in _DIGITS:
         j = i
-        while i < n and text[i].isdigit():
+        while i < n and text[i] in _DIGITS:
             i += 1
         rng = int(text[j:i])
+    elif i < n and text[i] == "*":
+        return _Unit(mods, atom_pos, atom, a, b, atom in "KQ", 0, half=True), i + 1
     return _Unit(mods, atom_pos, atom, a, b, atom in "KQ", rng), i
 
 
-def parse(text: str) -> PieceMoves:
-    """Compile an XBetza string into a :class:`PieceMoves`.
+def parse(text: str, reach: int = _UNIVERSAL) -> PieceMoves:
+    """Compile an XBetza string into a :class:`PieceMoves`; the universal leaper ``U`` leaps at most
+    ``reach`` squares along each axis (the board's size less one: every square of the board).
 
     >>> sorted((s.dx, s.dy) for s in parse("fhN").steps)
     [(-2, 1), (-1, 2), (1, 2), (2, 1)]
     """
-    out = _Collector(text)
+    if len(text) > MAX_TEXT:
+        raise BetzaError(text, 0, f"{len(text)} characters, at most {MAX_TEXT} are read")
+    out = _Collector(text, min(reach, _UNIVERSAL))
     i, n = 0, len(text)
     if not text.strip():
         raise BetzaError(text, 0, "empty move description")
@@ -361,6 +376,8 @@ def parse(text: str) -> PieceMoves:
             continue
         unit, i = _read_atom(text, start, i)
         out.unit(unit)
+        if len(out.steps) + len(out.hops) > MAX_STEPS:
+            raise BetzaError(text, start, f"more than {MAX_STEPS} one-leg directions")
     return PieceMoves(text, tuple(out.steps), tuple(out.castlings), tuple(out.hops), tuple(out.paths))
 
 
@@ -372,8 +389,9 @@ def _modes(mods: str) -> str:
 class _Collector:
     """Collects the compiled moves of one XBetza string."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, reach: int) -> None:
         self.text = text
+        self.reach = reach
         self.steps: list[Step] = []
         self.hops: list[Hop] = []
         self.paths: list[Path] = []
@@ -398,6 +416,8 @@ class _Collector:
 
     # -- one atom with its modifiers ------------------------------------------------
     def unit(self, u: _Unit) -> None:
+        if u.half and (u.universal or _modes(u.mods) != "m" or set(u.mods) & set("azqnjoe")):
+            self.fail(u.pos, _HALF)
         groups = u.mods.split("a")
         if len(groups) > 1:
             self.chain([(g, u) for g in groups], u.pos)
@@ -414,14 +434,16 @@ class _Collector:
             self.plain(u)
         elif set(modes) & set("pg") and not set(u.mods) & set("dkyjoen"):
             self.hop(u, modes)
+        elif u.universal and not set(u.mods) - set(_DIRECTION_LETTERS + "mcdi"):
+            self.universal(u)
         else:
             self.chain([(u.mods, u)], u.pos)
 
     def _vectors(self, u: _Unit, mods: str) -> list[tuple[int, int]]:
         """The board vectors of ``u`` that the direction letters of ``mods`` select (White's view)."""
         if u.universal:
-            base = [(x, y) for x in range(-_UNIVERSAL, _UNIVERSAL + 1)
-                    for y in range(-_UNIVERSAL, _UNIVERSAL + 1) if x or y]
+            base = [(x, y) for x in range(-self.reach, self.reach + 1)
+                    for y in range(-self.reach, self.reach + 1) if x or y]
         elif u.king:
             base = _symmetric(1, 0) + _symmetric(1, 1)
         else:
@@ -442,7 +464,20 @@ class _Collector:
             self.steps.append(Step(x, y, u.rng, move="m" in mods or not has_mode,
                                    capture="c" in mods or not has_mode, ep="e" in mods,
                                    lame="n" in mods and not (abs(x) <= 1 and abs(y) <= 1),
-                                   initial="i" in mods))
+                                   initial="i" in mods, half=u.half))
+
+    def universal(self, u: _Unit) -> None:
+        """``d`` on the universal leaper (``dU``, Tamerlane II's king): a leap to any square that may
+        take a friend there, as the ID shows it, compiled as one-leg :class:`Path` values, one per
+        leap (a, b) with the directions of ``u`` that reach it (the walker knows the ``d`` mode)."""
+        end = "".join(c for c in u.mods if c in "mcd")
+        by_leap: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for x, y in self._vectors(u, u.mods):
+            by_leap.setdefault((max(abs(x), abs(y)), min(abs(x), abs(y))), []).append((x, y))
+        for (a, b), vectors in sorted(by_leap.items()):
+            leg = Leg(a, b, False, 1, (), end)
+            dirs = tuple(sorted({_dir_index(leg, v) for v in vectors}))
+            self.paths.append(Path((Leg(a, b, False, 1, dirs, end),), "i" in u.mods))
 
     def hop(self, u: _Unit, modes: str) -> None:
         """``p`` and ``g`` on one leg: :class:`Hop` values."""
@@ -485,6 +520,8 @@ class _Collector:
         the move may also end (the bracket form's ``?``); ``outward``: later legs without
         direction letters go straight on (bracket form) instead of every way but back.  ``z``
         and ``q`` on later legs turn against or with the previous turn (:func:`_sided`)."""
+        if len(parts) > MAX_LEGS:
+            self.fail(pos, f"a move of {len(parts)} legs; at most {MAX_LEGS} are read")
         if "z" in parts[0][0] or "q" in parts[0][0]:
             self.fail(parts[0][1].pos, "crooked or circular 'z'/'q' on the first leg of a multi-leg move "
                                        "is not supported")
@@ -666,6 +703,26 @@ def unrolled(path: Path, n: int) -> tuple[Leg, ...]:
     while len(legs) < n:
         legs.append(path.legs[head + (len(legs) - head) % path.cycle])
     return tuple(_with_modes(leg, "m") for leg in legs[:n - 1]) + (legs[n - 1],)
+
+
+def expansion(moves: PieceMoves, files: int, ranks: int) -> int:
+    """An upper bound on the squares a piece with ``moves`` visits from one square of a ``files`` x
+    ``ranks`` board: each step's and hop's ray, and each path's walks (the product over its legs of
+    directions times range), so that the loader can refuse a piece before any table is built."""
+    extent = max(files, ranks) - 1
+    total = sum(s.rng if 0 < s.rng < extent else extent for s in moves.steps)
+    total += extent * len(moves.hops)
+    for path in moves.paths:
+        reach = [leg.rng if 0 < leg.rng < extent else (files * ranks if leg.wrap else extent)
+                 for leg in path.legs]
+        if path.cycle:  # one chain of single steps after the first leg, at most files + ranks long
+            walks = len(path.legs[0].dirs) * reach[0] * min(path.limit or files + ranks, files + ranks)
+        else:
+            walks = 1
+            for leg, r in zip(path.legs, reach):
+                walks *= max(1, len(leg.dirs)) * r
+        total += walks
+    return total
 
 
 def _crossing(prev: Leg, leg: Leg) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import time
 import warnings
@@ -14,6 +15,7 @@ from .lab.cli import add as lab_command
 from .notation import move_to_coord, to_fen
 from .position import Position
 from .protocols import uci, xboard
+from .publish.cli import add as publish_commands
 from .variant import BLACK, WHITE, Variant
 from .variants import builtin, load_variant, names
 from .web.serve import add as serve_command
@@ -50,6 +52,8 @@ def start_position(v: Variant, setup: str | None, fen: str | None, moves: str | 
         raise UsageError("give --fen or --setup, not both")
     if fen is not None and not fen.strip():
         raise UsageError("--fen is empty: give position text, or leave --fen out for the start position")
+    if moves is not None and not moves.strip():
+        raise UsageError("--moves is empty: give coordinate moves, or leave --moves out")
     board = Board(v, fen=fen, setup=setup)
     for text in (moves or "").split():
         try:
@@ -70,10 +74,41 @@ def board_picture(v: Variant, cell) -> str:
 
 
 def cmd_variants(args) -> None:
-    for name in names():
-        v = builtin(name)
+    from .library import search
+    found = search(args.search or "")
+    if args.search and not found:
+        raise UsageError(f"no built-in variant fits {quote(args.search)}")
+    for e in found:
+        v = builtin(e.name)
         setups = f", setups: {', '.join(v.setups)}" if len(v.setups) > 1 else ""
-        print(f"{name:16} {v.files}x{v.ranks}, {len(v.types)} piece types{setups}")
+        by = f" by {e.author}" if e.author else ""
+        print(f"{e.name:16} {e.size:6} {e.title}{by}; {', '.join(e.features) or 'no special rules'}{setups}")
+
+
+def cmd_convert_definition(args) -> None:
+    from .convert import to_fairy, to_id
+    from .loader import language_of
+    from .variants import definition_text
+    spec, name = args.variant, "custom"
+    if spec in names():
+        text, name = definition_text(spec), spec
+    else:
+        if not os.path.isfile(spec) and ":" in spec:
+            spec, _, name = spec.rpartition(":")
+        text = _read_text(spec)
+    source = language_of(text)
+    target = args.to or ("id" if source == "fairy" else "fairy")
+    if target == source:
+        raise UsageError(f"the definition is already {target} text")
+    if target == "id":
+        out, lost = to_id(text, name)
+    else:
+        with _warnings_in_one_line():
+            out, lost = to_fairy(load_variant(args.variant))
+    for line in lost:
+        print(f"lost: {line}", file=sys.stderr)
+    print(out, end="")
+
 
 
 def cmd_show(args) -> None:
@@ -336,7 +371,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _add_variant_arg(p, nargs=None) -> None:
     kw = {"nargs": "?", "default": "chess"} if nargs else {}
-    p.add_argument("variant", help="built-in name or file with a definition text", **kw)
+    p.add_argument("variant", help="built-in name, file with a definition text, or FILE.ini:SECTION", **kw)
 
 
 def _add_position_args(p) -> None:
@@ -346,7 +381,18 @@ def _add_position_args(p) -> None:
 
 
 def _add_variants(sub) -> None:
-    sub.add_parser("variants", help="list the built-in variants").set_defaults(func=cmd_variants)
+    p = sub.add_parser("variants", help="list (or search) the built-in variants")
+    p.add_argument("--search", help="words that must all fit: a name or part of a title or inventor, a board "
+                                    "size (10x8), a feature (drops, morphs, hoppers, castling, shuffle, ...)")
+    p.set_defaults(func=cmd_variants)
+
+
+def _add_convert_definition(sub) -> None:
+    p = sub.add_parser("convert-definition", help="write a definition in the other language (ID text <-> "
+                                                  "Fairy-Stockfish variants.ini); what is lost goes to stderr")
+    _add_variant_arg(p)
+    p.add_argument("--to", choices=["id", "fairy"], help="the language to write (default: the other one)")
+    p.set_defaults(func=cmd_convert_definition)
 
 
 def _add_show(sub) -> None:
@@ -424,10 +470,11 @@ def _add_play(sub) -> None:
 
 
 # Each entry adds one subcommand; front ends in their own modules (protocols, lab) add theirs here.
-COMMANDS = [_add_variants, _add_show, _add_perft, _add_values, _add_bestmove, _add_records, _add_match,
-            serve_command, _add_play]
+COMMANDS = [_add_variants, _add_convert_definition, _add_show, _add_perft, _add_values, _add_bestmove, _add_records,
+            _add_match, serve_command, _add_play]
 COMMANDS += [uci.add_command, xboard.add_command]
 COMMANDS.append(lab_command)
+COMMANDS.append(publish_commands)  # page, picture, gif
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from .idiagram import VariantWarning, build
+from .betza import BetzaError, parse
+from .errors import cut
+from .idiagram import MAX_FILES, MAX_RANKS, VariantWarning, build
 from .variant import Variant, VariantError
 
 __all__ = ["load", "to_id", "sections", "section_text", "is_fairy", "PIECE_BETZA", "KEYS"]
@@ -214,8 +216,6 @@ def _resolve(found: dict[str, Section], name: str, depth: int = 0) -> _Rules:
         rules.sets["promotionPieceTypes"] = []
     elif s.parent in found and s.parent != name:
         rules = _resolve(found, s.parent, depth + 1)
-    elif s.parent == "chess" and "chess" not in _builtin_sections():
-        rules = _chess()
     else:
         known = _builtin_sections()
         if s.parent not in known:
@@ -233,6 +233,9 @@ def _apply(r: _Rules, s: Section) -> None:
         r.files = _file(keys["maxFile"], s, "maxFile") + 1
     if "maxRank" in keys:
         r.ranks = _number(keys["maxRank"], s, "maxRank")
+    if not (1 <= r.files <= MAX_FILES and 1 <= r.ranks <= MAX_RANKS):  # before any key walks the board
+        raise VariantError(f"[{s.name}] a {r.files}x{r.ranks} board: 1 to {MAX_FILES} files and 1 to {MAX_RANKS} "
+                           "ranks are played")
     for key in PIECE_KEYS:
         value = keys.get(key, "")
         if not value:
@@ -282,8 +285,8 @@ def _piece_set(r: _Rules, value: str, s: Section, key: str) -> list[str]:
 
 
 def _number(value: str, s: Section, key: str) -> int:
-    if not value.strip().isdigit():
-        raise VariantError(f"[{s.name}] {key} = {value}: a whole number is needed")
+    if not re.fullmatch(r"[0-9]{1,9}", value.strip()):
+        raise VariantError(f"[{s.name}] {key} = {value[:40]}: a whole number (ASCII digits, at most nine) is needed")
     return int(value)
 
 
@@ -315,7 +318,7 @@ def _region(r: _Rules, key: str) -> set[int] | None:
     for sym in value.split():
         if sym == "-":
             break
-        m = re.fullmatch(r"([a-z])(\d+)|\*(\d+)|([a-z])\*", sym.lower())
+        m = re.fullmatch(r"([a-z])([0-9]{1,3})|\*([0-9]{1,3})|([a-z])\*", sym.lower())
         if not m:
             raise VariantError(f"{key} = {value}: {sym!r} is not a square, '*RANK' or 'FILE*'")
         if m[1]:
@@ -340,7 +343,7 @@ class _Out:
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
     where = r.origin.get(key, name)
-    return VariantError(f"[{name}] {key} = {r.keys.get(key, '')}: {why} (from [{where}])"
+    return VariantError(f"[{name}] {key} = {cut(r.keys.get(key, ''))}: {why} (from [{where}])"
                         if key in r.keys else f"[{name}] {key}: {why}")
 
 
@@ -403,8 +406,10 @@ def _start(name: str, r: _Rules) -> _Start:
     board: dict[int, str] = {}
     for i, row in enumerate(rows):
         rank, f = r.ranks - 1 - i, 0
-        for run, promoted, letter in re.findall(r"(\d+)|(\+?)([^\d~])~?", row):
+        for run, promoted, letter in re.findall(r"([0-9]+)|(\+?)([^0-9~])~?", row):
             if run:
+                if len(run) > 3:
+                    raise _refuse(name, r, "startFen", f"{run[:10]}...: no count of empty squares")
                 f += int(run)
                 continue
             if promoted or not letter.isalpha():
@@ -485,7 +490,7 @@ def _translate(name: str, r: _Rules) -> _Out:
     if not royal and "extinction" not in p:
         raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
     _drops(name, r, out, start)
-    moves = _moves(name, r, start, pawns, zone)
+    moves = _moves(name, r, start)
     for k in order:
         white = [sq for sq, c in sorted(start.board.items()) if c == letters[k]]
         black = [sq for sq, c in sorted(start.board.items()) if c == letters[k].lower()]
@@ -519,9 +524,9 @@ def _promotion_zone(name: str, r: _Rules) -> int:
     return depth
 
 
-def _moves(name: str, r: _Rules, start: _Start, pawns: list[str], zone: int) -> dict[str, str]:
+def _moves(name: str, r: _Rules, start: _Start) -> dict[str, str]:
     """Each piece's XBetza: its Fairy-Stockfish moves, the pawn's double step, the king's castling."""
-    double = _double_step_region(name, r, start, pawns)
+    double = _double_step_region(name, r, start)
     ep_types = set(r.sets["enPassantTypes"])
     ep_region = [_region(r, k) for k in ("enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack")]
     no_ep = any(reg is not None and not reg for reg in ep_region)
@@ -540,50 +545,59 @@ def _moves(name: str, r: _Rules, start: _Start, pawns: list[str], zone: int) -> 
     return out
 
 
-def _double_step_region(name: str, r: _Rules, start: _Start, pawns: list[str]) -> bool:
-    """Are there double (initial) steps?  morphchess allows them to pieces on their start squares,
-    Fairy-Stockfish to pieces in a region: refused where the two differ."""
+def _double_step_region(name: str, r: _Rules, start: _Start) -> bool:
+    """Are there double (initial) steps?  morphchess allows them to unmoved pieces, Fairy-Stockfish
+    to pieces in a region; the two agree when each such piece moves only forward and either starts
+    on one rank, inside the region, with no region square ahead (the squares of that rank it does
+    not start on it can never reach), or never stands in the region at all.  Refused otherwise."""
     initial = [k for k, (_c, m) in r.pieces.items() if (k == "pawn" and _bool(r, "doubleStep", True)) or
                (k != "pawn" and "i" in m)]
-    if not initial:
-        return False
     regions = []
     for colour, key, default_rank in ((0, "doubleStepRegionWhite", 1), (1, "doubleStepRegionBlack", 6)):
         reg = _region(r, key)
         if "doubleStepRank" in r.keys and reg is None:
-            rank = int(r.keys["doubleStepRank"]) - 1
+            rank = _number(r.keys["doubleStepRank"], Section(name, "", {}, "", 0), "doubleStepRank") - 1
             reg = {(rank if colour == 0 else r.ranks - 1 - rank) * r.files + f for f in range(r.files)}
         if reg is None:  # Fairy-Stockfish's defaults are the second and the seventh rank
             reg = {default_rank * r.files + f for f in range(r.files)} if r.ranks >= 8 else set()
         regions.append(reg)
-    if not any(regions):
-        return False
+    used = set()
     for k in initial:
-        letter = r.pieces[k][0]
+        letter, betza = r.pieces[k]
+        try:
+            pm = parse(betza)
+        except BetzaError as e:
+            raise _refuse(name, r, k, str(e)) from None
+        if pm.hops or pm.paths or any(st.dy <= 0 for st in pm.steps if not st.initial):
+            raise _refuse(name, r, k, "a piece with initial moves that can come back to its start rank: "
+                                      "Fairy-Stockfish allows them again there, morphchess only unmoved")
         for colour, reg in enumerate(regions):
             starts = {sq for sq, c in start.board.items() if c == (letter.upper() if colour == 0 else letter)}
-            reach = _forward_ranks_of(r, starts, colour)
-            if starts and reg & reach != starts:
+            if not starts:
+                continue
+            inside = reg & starts
+            if reg & _ahead(r, starts, colour) or (inside and inside != starts):
                 raise _refuse(name, r, "doubleStepRegionWhite" if colour == 0 else "doubleStepRegionBlack",
                               f"initial moves of the {k}: morphchess allows them from start squares, "
                               "Fairy-Stockfish from this region")
-    return True
+            used.add(bool(inside))
+    if len(used) > 1 or (used == {False} and any(k != "pawn" for k in initial)):
+        raise _refuse(name, r, "doubleStepRegionWhite", "initial moves for some pieces or sides only")
+    return used == {True}
 
 
-def _forward_ranks_of(r: _Rules, squares: set[int], colour: int) -> set[int]:
-    """Every square on the ranks of ``squares`` and beyond them (where a piece from there may stand)."""
-    if not squares:
-        return set()
-    ranks = {sq // r.files for sq in squares}
-    low, high = min(ranks), max(ranks)
-    return {sq for sq in range(r.files * r.ranks)
-            if (sq // r.files >= low if colour == 0 else sq // r.files <= high)}
+def _ahead(r: _Rules, squares: set[int], colour: int) -> set[int]:
+    """The squares beyond the hindmost rank of ``squares``, forward for ``colour``: where a piece
+    from there that moves only forward may stand once it has moved."""
+    ranks = [sq // r.files for sq in squares]
+    back = min(ranks) if colour == 0 else max(ranks)
+    return {sq for sq in range(r.files * r.ranks) if (sq // r.files > back if colour == 0 else sq // r.files < back)}
 
 
 def _castling(name: str, r: _Rules, start: _Start, king_key: str) -> str:
     """The king's castling as XBetza (``isO2``, ``ilO3irO4``, ``isjO2`` past an outer piece)."""
     letter = r.pieces[king_key][0]
-    rank = int(r.keys.get("castlingRank", "1")) - 1
+    rank = _number(r.keys.get("castlingRank", "1"), Section(name, "", {}, "", 0), "castlingRank") - 1
     sides = []
     for colour in (0, 1):
         row = rank if colour == 0 else r.ranks - 1 - rank
@@ -612,10 +626,11 @@ def _castling(name: str, r: _Rules, start: _Start, king_key: str) -> str:
         raise _refuse(name, r, "startFen", "castling differs for White and Black")
     if start.castling == "-" or not sides[0]:
         return ""
-    if len(sides[0]) == 2 and sides[0][0][1:] == sides[0][1][1:]:
-        _side, n, skip = sides[0][0]
-        return f"is{'j' * skip}O{n}"
-    return "".join(f"i{side}{'j' * skip}O{n}" for side, n, skip in sides[0])
+    if len(sides[0]) == 2 and sides[0][0][1:] != sides[0][1][1:]:
+        raise _refuse(name, r, "castlingKingsideFile", "castling of different lengths to the two sides: "
+                                                       "XBetza's l and r turn with the side")
+    side, n, skip = sides[0][0]
+    return f"i{'s' if len(sides[0]) == 2 else side}{'j' * skip}O{n}"
 
 
 def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:

@@ -13,10 +13,12 @@ ID's own keys, morphchess reads a few of its own, documented in
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 
-from .betza import BetzaError, parse
+from .betza import BetzaError, expansion, parse
+from .errors import cut, quote
 from .variant import BLACK, WHITE, PieceType, PromoLimit, Variant, VariantError
 
 __all__ = ["load", "build", "VariantWarning", "parse_placement", "DEFAULT_MOVES"]
@@ -56,6 +58,14 @@ DEFAULT_MOVES = {
     "falcon": "mafmafsKmafsmafKmaflmafrKmafrmaflK",
 }
 _ID = re.compile(r"\+?[A-Za-z]")
+_NUMBER = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only, at most nine (the ID's parseInt reads more)
+
+# Limits, checked before the work they bound (docs/definitions.md, "Limits").
+MAX_FILES, MAX_RANKS = 26, 99
+MAX_TYPES = 52  # one per ID: 26 letters and 26 '+' letters
+MAX_EXPANSION = 20_000  # squares one piece visits from one square (betza.expansion)
+MAX_TABLE = 10_000_000  # squares times the expansions of every type: the move tables' size
+MAX_POSITION = 50_000  # the expansions of every piece of a start array and its hands: one move list's work
 _PIECE_START = re.compile(r"^[^=]*:")
 
 
@@ -107,7 +117,7 @@ def build(text: str, name: str = "custom") -> Variant:
     variant = Variant(name=name, files=files, ranks=ranks, types=built.types, setups={},
                       params=items.params, text=text)
     variant.holdings = built.hands
-    _resolve_morphs(variant, built.morphs)
+    warns += _resolve_morphs(variant, built.morphs)
     _royalty(variant, items)
     _rules(variant, items)
     _setups(variant, items, built)
@@ -143,7 +153,8 @@ def _read_items(text: str) -> _Items:
 def _split(text: str) -> list[str]:
     """Split definition text into items (key=value or piece line)."""
     items: list[str] = []
-    for line in text.lstrip("\ufeff").splitlines():
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+        _printable(line, number)
         line = line.strip()
         if not line or line.startswith("#"):
             continue
@@ -168,23 +179,29 @@ def _split(text: str) -> list[str]:
     return items
 
 
+def _printable(line: str, number: int) -> None:
+    """Refuse control and format characters (NUL, escapes, bidirectional overrides; a tab is
+    white space): names and values reach pages and records, where they would hide or garble text."""
+    for ch in line:
+        if ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf", "Cs"):
+            raise VariantError(f"line {number} ({quote(line.strip(), 30)}): control character "
+                               f"U+{ord(ch):04X} is not allowed")
+
+
 def _board_size(params: dict) -> tuple[int, int]:
-    files = _int(params, "files", 8, 1)
-    ranks = _int(params, "ranks", 8, 1)
-    if files > 26:
-        raise VariantError(f"files={files}: at most 26 files are supported")
-    return files, ranks
+    return _int(params, "files", 8, 1, MAX_FILES), _int(params, "ranks", 8, 1, MAX_RANKS)
 
 
-def _int(params: dict, key: str, default: int, low: int = 0) -> int:
+def _int(params: dict, key: str, default: int, low: int = 0, high: int = 10_000) -> int:
+    """The whole number ``key=`` gives (ASCII digits), between ``low`` and ``high``."""
     if key not in params:
         return default
-    try:
-        v = int(params[key])
-    except ValueError:
-        raise VariantError(f"{key}={params[key]}: a whole number is needed") from None
-    if v < low:
-        raise VariantError(f"{key}={v}: must be at least {low}")
+    text = params[key].strip()
+    if not _NUMBER.fullmatch(text):
+        raise VariantError(f"{key}={cut(text)}: a whole number from {low} to {high} is needed")
+    v = int(text)
+    if not low <= v <= high:
+        raise VariantError(f"{key}={v}: must be from {low} to {high}")
     return v
 
 
@@ -192,24 +209,39 @@ def _int(params: dict, key: str, default: int, low: int = 0) -> int:
 def _piece_types(items: _Items, files: int, ranks: int) -> _Types:
     """Build the piece types from the piece lines; a line named ``hole`` removes squares instead."""
     out = _Types([], [], ([], []), ({}, {}))
+    table = 0  # the move tables' size so far (squares times expansions)
     for line, morph_value in items.pieces:
         fields = line.split(":")
         pname = fields[0].strip()
         where = f"piece {pname or len(out.types) + 1!r}"
-        if len(fields) < 2:
-            raise VariantError(f"{where}: a piece line needs name:ID:moves:image:squares")
+        if _skipped(fields, line, out.notes):
+            continue
+        if len(fields) > 6:
+            out.notes.append(f"{where}: {len(fields) - 6} field(s) after the sixth ({quote(':'.join(fields[6:]))}) "
+                             "ignored, as the ID ignores them")
         fields += [""] * (6 - len(fields))
         white, black = _squares(fields[4], files, ranks, where)
         if pname.lower() == "hole":
             out.holes[WHITE].extend(white)
             out.holes[BLACK].extend(black)
             continue
-        t = _piece_type(len(out.types) + 1, pname, fields, files, where)
+        if len(out.types) == MAX_TYPES:
+            raise VariantError(f"{where}: more than {MAX_TYPES} piece types (one per ID)")
+        t = _piece_type(len(out.types) + 1, pname, fields, files, ranks, where)
+        table += files * ranks * _bounded(t, files, ranks, where)
+        if table > MAX_TABLE:
+            raise VariantError(f"{where}: the move tables of the pieces up to this one would hold about {table} "
+                               f"squares on a {files}x{ranks} board, at most {MAX_TABLE} are built")
         if morph_value is not None:  # resolved once every letter is known
             out.morphs[t.index] = morph_value
+        if re.search(r"(?<![a-z])[a-z]*d[a-z]*U", t.betza):
+            out.notes.append(f"{where}: XBetza {quote(t.betza)}: 'dU' takes any own piece anywhere on the board, "
+                             "as the ID shows the move; what a page's script restricts it to (Tamerlane II: "
+                             "the king's swap with a Prince, only when checkmated, singled out by BadZone) "
+                             "is not played")
         out.types.append(t)
         out.placements.append((t.index, white, black))
-        for colour, count in enumerate(_hand_counts(fields[5], where)):
+        for colour, count in enumerate(_hand_counts(fields[5], files * ranks, where)):
             if count:
                 out.hands[colour][t.index] = count
     if not out.types:
@@ -219,6 +251,29 @@ def _piece_types(items: _Items, files: int, ranks: int) -> _Types:
         out.notes.append("IDs shared by several types (the ID allows it) get free letters in position "
                          f"text and moves: {', '.join(renamed)}")
     return out
+
+
+def _skipped(fields: list[str], line: str, notes: list[str]) -> bool:
+    """The ID skips a piece line with fewer than five fields, and one with neither a name nor an
+    image; so does this loader, with a note naming the line."""
+    if len(fields) < 5:
+        notes.append(f"piece line {quote(line)} has {len(fields)} field(s), fewer than the five "
+                     "name:ID:moves:image:squares: skipped, as the ID skips it")
+        return True
+    if not fields[0].strip() and not fields[3].strip():
+        notes.append(f"piece line {quote(line)} has neither a name nor an image: skipped, as the ID skips it")
+        return True
+    return False
+
+
+def _bounded(t: PieceType, files: int, ranks: int, where: str) -> int:
+    """The expansion of ``t`` (betza.expansion); refuses a piece whose moves would visit too many
+    squares from one square, before any table is built."""
+    size = expansion(t.moves, files, ranks)
+    if size > MAX_EXPANSION:
+        raise VariantError(f"{where}: XBetza {quote(t.betza)} reaches about {size} squares from one square "
+                           f"of a {files}x{ranks} board, at most {MAX_EXPANSION} are followed")
+    return size
 
 
 def _share_ids(types: list[PieceType]) -> list[str]:
@@ -239,7 +294,7 @@ def _share_ids(types: list[PieceType]) -> list[str]:
     return renamed
 
 
-def _piece_type(index: int, pname: str, fields: list[str], files: int, where: str) -> PieceType:
+def _piece_type(index: int, pname: str, fields: list[str], files: int, ranks: int, where: str) -> PieceType:
     """One piece type; an empty ID or move field takes the ID's default for the name."""
     key = pname.lower()
     letter = fields[1].strip() or ("N" if key == "knight" else pname[:1].upper())
@@ -252,18 +307,22 @@ def _piece_type(index: int, pname: str, fields: list[str], files: int, where: st
         if not betza:
             raise VariantError(f"{where}: no moves given and the ID has no default for the name {pname!r}")
     try:
-        moves = parse(betza)
+        moves = parse(betza, max(files, ranks) - 1)
     except BetzaError as e:
         raise VariantError(f"{where}: {e}") from None
     return PieceType(index, pname, letter.upper(), betza, moves, fields[3].strip())
 
 
-def _hand_counts(value: str, where: str) -> tuple[int, int]:
-    """The sixth field: pieces in hand at the start, ``n`` for both sides or ``white,black``."""
+def _hand_counts(value: str, most: int, where: str) -> tuple[int, int]:
+    """The sixth field: pieces in hand at the start, ``n`` for both sides or ``white,black``; at most
+    ``most`` (the board's squares) each."""
     parts = [p.strip() for p in value.split(",")] if value.strip() else ["0"]
-    if len(parts) > 2 or not all(p.isdigit() for p in parts):
-        raise VariantError(f"{where}: holdings {value!r} must be a count or two counts 'white,black'")
-    return int(parts[0]), int(parts[-1])
+    if len(parts) > 2 or not all(re.fullmatch(r"[0-9]{1,9}", p) for p in parts):
+        raise VariantError(f"{where}: holdings {quote(value)} must be a count or two counts 'white,black'")
+    counts = int(parts[0]), int(parts[-1])
+    if max(counts) > most:
+        raise VariantError(f"{where}: holdings {value.strip()}: at most {most} (the board's squares) in a hand")
+    return counts
 
 
 def _squares(spec: str, files: int, ranks: int, where: str) -> tuple[list[int], list[int]]:
@@ -283,6 +342,8 @@ def _squares(spec: str, files: int, ranks: int, where: str) -> tuple[list[int], 
             raise VariantError(f"{where}: bad square range {part!r}")
         coords = [_coord(e, files, ranks, where) for e in ends]
         (f0, r0), (f1, r1) = coords[0], coords[-1]
+        if len(target) + (abs(r1 - r0) + 1) * (abs(f1 - f0) + 1) > files * ranks:
+            raise VariantError(f"{where}: the square list names more squares than the board has")
         for r in range(min(r0, r1), max(r0, r1) + 1):
             for f in range(min(f0, f1), max(f0, f1) + 1):
                 target.append(r * files + f)
@@ -290,7 +351,7 @@ def _squares(spec: str, files: int, ranks: int, where: str) -> tuple[list[int], 
 
 
 def _coord(name: str, files: int, ranks: int, where: str) -> tuple[int, int]:
-    m = re.fullmatch(r"([a-z])(\d+)", name)
+    m = re.fullmatch(r"([a-z])([0-9]{1,3})", name)
     if not m:
         raise VariantError(f"{where}: {name!r} is not a square")
     f, r = ord(m[1]) - 97, int(m[2]) - 1
@@ -312,17 +373,36 @@ def _letters(variant: Variant, value: str, key: str, shown: str | None = None) -
     return out
 
 
-def _resolve_morphs(variant: Variant, morphs: dict[int, str]) -> None:
+def _resolve_morphs(variant: Variant, morphs: dict[int, str]) -> list[str]:
+    """Each type's morph table as type indices per square; returns the warnings about the tables (one
+    for tables shorter than the board, one for marks that are no IDs, each naming the pieces)."""
+    short: list[str] = []
+    marks: dict[str, list[str]] = {}
     for index, value in morphs.items():
         t = variant.type(index)
         image = _board_image(value, variant.files, variant.ranks, f"piece {t.name!r} morph=")
-        t.morph = [_letters(variant, c, f"piece {t.name!r} morph")[0] if c else None for c in image]
+        if value.count("/") + 1 < variant.ranks:
+            short.append(repr(t.name))
+        for sq, c in enumerate(image):
+            if c and not c.isalpha() and variant.square_name(sq) not in marks.setdefault(c, []):
+                marks[c].append(variant.square_name(sq))
+        t.morph = [_letters(variant, c, f"piece {t.name!r} morph")[0] if c and c.isalpha() else None for c in image]
+    notes = []
+    if short:
+        notes.append(f"morph= of {', '.join(short)}: fewer rank segments than the board's {variant.ranks} ranks, "
+                     "read as the top ranks (the opponent's side), the others unchanged")
+    if marks:
+        notes.append("morph= marks " + "; ".join(f"{c!r} on {', '.join(sqs)}" for c, sqs in sorted(marks.items()))
+                     + ": no piece IDs; what the page makes of them (Rooksquare Chess: a win on the opponent's "
+                     "rook squares) is not played, pieces keep their type there")
+    return notes
 
 
 def _board_image(value: str, files: int, ranks: int, where: str) -> list[str | None]:
-    """Parse a morph table: rank segments from the top, '.' = no change.  Returns per-square letters."""
+    """Parse a morph table: rank segments from the top (fewer segments than ranks: the rest unchanged),
+    '.' = no change.  Returns per-square characters."""
     segs = value.split("/")
-    if len(segs) != ranks:
+    if len(segs) > ranks:
         raise VariantError(f"{where}: {len(segs)} rank segments, the board has {ranks} ranks")
     out: list[str | None] = [None] * (files * ranks)
     for i, seg in enumerate(segs):
@@ -339,14 +419,14 @@ def _board_image(value: str, files: int, ranks: int, where: str) -> list[str | N
 
 # -- step 3: royalty -----------------------------------------------------------------------------
 def _type_list(variant: Variant, items: _Items, key: str) -> list[int]:
-    """Types named by every ``key=`` item: IDs (``KJ``) or type numbers (``10``)."""
+    """Types named by every ``key=`` item: IDs (``KJ``) or type numbers (``10``); ``0`` names none
+    (the ID reads a number there, and its types count from 1: ``extinction=0`` is off)."""
     out: list[int] = []
     for value in items.repeated.get(key, []):
         value = value.strip()
-        if value.isdigit():
-            if not 1 <= int(value) <= len(variant.types):
-                raise VariantError(f"{key}={value}: there are only {len(variant.types)} piece types")
-            found = [int(value)]
+        if re.fullmatch(r"[0-9]+", value):
+            number = _int({key: value}, key, 0, 0, len(variant.types))
+            found = [number] if number else []
         else:
             found = _letters(variant, value, key)
         out += [i for i in found if i not in out]
@@ -359,7 +439,10 @@ def _royalty(variant: Variant, items: _Items) -> None:
     Decision (docs/rules.md): what a royal type morphs into stays royal.
     """
     last = variant.types[-1].index
-    todo = _type_list(variant, items, "royal") or ([] if last in _type_list(variant, items, "extinction") else [last])
+    if "royal" in items.repeated:  # as in the ID, royal=0 leaves the game without a royal type
+        todo = _type_list(variant, items, "royal")
+    else:
+        todo = [] if last in _type_list(variant, items, "extinction") else [last]
     while todo:
         t = variant.type(todo.pop())
         t.royal = True
@@ -371,25 +454,22 @@ def _royalty(variant: Variant, items: _Items) -> None:
 # -- step 4: rules -------------------------------------------------------------------------------
 def _rules(variant: Variant, items: _Items) -> None:
     params = items.params
-    variant.promo_zone = _int(params, "promoZone", 1)
-    variant.max_promote = _int(params, "maxPromote", 1)
-    variant.promo_offset = _int(params, "promoOffset", 0)
+    variant.promo_zone = _int(params, "promoZone", 1, 0, variant.ranks)
+    variant.max_promote = _int(params, "maxPromote", 1, 0, 250)  # the ID numbers at most 250 types
+    variant.promo_offset = _int(params, "promoOffset", 0, 0, len(variant.types))
     _promo_choice(variant, params.get("promoChoice"))
     variant.stalemate_loses = params.get("stalemate", "draw").strip().lower() != "draw"
-    variant.baring = _int(params, "baring", 0) if "baring" in params else None
+    variant.baring = _int(params, "baring", 0, 0, 250) if "baring" in params else None
     bare = params.get("bareKing", "id").lower()
     if bare not in ("id", "immediate"):
         raise VariantError(f"bareKing={bare}: use 'id' or 'immediate'")
     variant.bare_king_immediate = bare == "immediate"
-    variant.en_passant = _int(params, "enPassant", 1) != 0
-    variant.fifty_moves = _int(params, "fiftyMoves", 50)
-    variant.repetitions = _int(params, "repetitions", 3)
+    variant.en_passant = _int(params, "enPassant", 1, 0, 1) != 0
+    variant.fifty_moves = _int(params, "fiftyMoves", 50, 0, 10_000)
+    variant.repetitions = _int(params, "repetitions", 3, 0, 100)
     if variant.repetitions == 1:
         raise VariantError("repetitions=1: use 0 (off) or a count of at least 2")
-    holdings_type = params.get("holdingsType", "0").strip()
-    if not re.fullmatch(r"-?\d+", holdings_type):
-        raise VariantError(f"holdingsType={holdings_type}: a whole number is needed")
-    variant.holdings_type = int(holdings_type)
+    variant.holdings_type = _int(params, "holdingsType", 0, -2, 250)
     variant.captures_to_hand = variant.holdings_type != 0
     for key, attr in (("protected", "protected"), ("counterStrike", "counter_strike"), ("iron", "iron"),
                       ("extinction", "extinction"), ("succession", "succession")):
@@ -469,6 +549,18 @@ def _setups(variant: Variant, items: _Items, built: _Types) -> None:
             raise VariantError(f"setup={spec}: use setup=NAME:BOARD (a FEN board field)")
         placed = parse_placement(board, variant, f"setup={sname}")
         setups[sname] = {sq: (t, c) for sq, (t, c, _) in placed.items()}
+    for sname, placement in setups.items():
+        _position_bounded(variant, sname, placement)
+
+
+def _position_bounded(variant: Variant, sname: str, placement: dict[int, tuple[int, int]]) -> None:
+    """Refuse a start array whose pieces (with the hands) would make one move list too much work."""
+    size = {t.index: expansion(t.moves, variant.files, variant.ranks) for t in variant.types}
+    work = sum(size[t] for t, _c in placement.values())
+    work += sum(size[t] * n for hand in variant.holdings for t, n in hand.items())
+    if work > MAX_POSITION:
+        raise VariantError(f"setup {sname}: its pieces reach about {work} squares in one move list, at most "
+                           f"{MAX_POSITION} are followed")
 
 
 def _with_partner(variant: Variant, sq: int, symmetry: str) -> list[int]:
@@ -497,7 +589,7 @@ def _put(variant: Variant, start: dict, sq: int, tidx: int, colour: int) -> None
 def parse_placement(board: str, variant: Variant, where: str) -> dict[int, tuple[int, int, bool | None]]:
     """Parse a FEN-like board field into {square: (type index, colour, virgin mark)}.
 
-    Empty runs are numbers (``10`` on wide boards; holes count as empty
+    Empty runs are numbers in ASCII digits without a leading zero (``10`` on wide boards; holes count as empty
     squares and must stay empty); a piece is a letter or ``+`` and a letter,
     optionally followed by ``*`` (has moved) or ``^`` (has not moved).
     """
@@ -508,8 +600,11 @@ def parse_placement(board: str, variant: Variant, where: str) -> dict[int, tuple
     for i, row in enumerate(rows):
         r = variant.ranks - 1 - i
         f = 0
-        for run, piece, mark in re.findall(r"(\d+)|(\+?[A-Za-z]|.)([*^]?)", row):
+        for run, piece, mark in re.findall(r"([0-9]+)|(\+?[A-Za-z]|.)([*^]?)", row):
             if run:
+                if run[0] == "0" or len(run) > 3:
+                    raise VariantError(f"{where}: rank {r + 1}: {quote(run)} is no count of empty squares "
+                                       "(1 to 999, no leading zero)")
                 f += int(run)
                 continue
             if f >= variant.files:
@@ -557,7 +652,8 @@ def _river(variant: Variant) -> str | None:
     """A promotion zone that is the far half of the board: ID pages with a river confine pieces by script."""
     if variant.promo_zone and variant.ranks >= 6 and variant.promo_zone in (variant.ranks // 2, -(-variant.ranks // 2)):
         return (f"promoZone={variant.promo_zone} of {variant.ranks} ranks is the far half of the board, a river: "
-                "a page may confine pieces to a palace or to their side of it by script (Xiangqi); not played")
+                "a page may confine pieces to a palace or to their side of it by script (Xiangqi); not played: "
+                "here every piece may leave the palace and cross the river")
     return None
 
 

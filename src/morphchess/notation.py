@@ -30,7 +30,7 @@ from .position import Position
 from .tables import Tables
 from .variant import BLACK, WHITE, Variant, VariantError
 
-__all__ = ["FenError", "MoveError", "to_fen", "from_fen", "move_to_coord", "parse_coord"]
+__all__ = ["FenError", "MoveError", "NotCoordinates", "to_fen", "from_fen", "move_to_coord", "parse_coord"]
 
 
 class FenError(InputError):
@@ -39,6 +39,10 @@ class FenError(InputError):
 
 class MoveError(InputError):
     """Move text that is unreadable or names no legal move."""
+
+
+class NotCoordinates(MoveError):
+    """Move text that is not coordinate text at all (it may still be SAN)."""
 
 
 def _start_squares(v: Variant) -> set[tuple[int, int, int]]:
@@ -303,10 +307,11 @@ def _square(variant: Variant, name: str, where: str) -> int:
 
 
 # -- coordinate move text ------------------------------------------------------
-_LEG = r"[a-z][0-9]{1,3}-?[a-z][0-9]{1,3}"
+_SQ = r"[a-z][1-9][0-9]{0,2}"  # a square: ASCII digits, no leading zero
+_LEG = rf"{_SQ}-?{_SQ}"
 _COORD = re.compile(rf"(?P<legs>{_LEG}(?:,{_LEG})*)(?P<suffix>[a-z]?)")
-_DROP = re.compile(r"(\+?[a-z])@([a-z][0-9]{1,3})")
-_SQUARE = re.compile(r"[a-z][0-9]{1,3}")
+_DROP = re.compile(rf"(\+?[a-z])@({_SQ})")
+_SQUARE = re.compile(_SQ)
 _COUNTER = re.compile(r"[0-9]{1,9}")
 
 
@@ -371,7 +376,7 @@ def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
                            and pos.t.letter[mv.piece].lower() == d[1]], text)
     m = _COORD.fullmatch(low)
     if not m:
-        raise MoveError(f"{quote(text)} is not coordinate move text (e.g. e2e4, e7e8q, c1c1n, P@e4)")
+        raise NotCoordinates(f"{quote(text)} is not coordinate move text (e.g. e2e4, e7e8q, c1c1n, P@e4)")
     squares = _leg_squares(pos.variant, m["legs"], text)
     frm, to, extra = squares[0], squares[-1], squares[1:-1]
     cands = [mv for mv in moves if mv.origin == frm and text_target(pos.t, mv) == to

@@ -526,32 +526,70 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         """All legal moves of the side to move."""
-        us = self.turn
-        them = us ^ 1
         moves = self._walk(None)
-        royals = self.royals[us]
+        royals = self.royals[self.turn]
         if not royals:
             return moves
         if self.t.succession and len(royals) > 1:
             return self._unguarded_moves(moves, royals)
-        checked = False
-        for r in royals:
-            if self.attacked(r, them):
-                checked = True
-                break
-        if checked or self.t.check_all:
-            return [m for m in moves if self.is_safe(m)]
-        if self.t.complex_attacks:  # a hopper or multi-leg piece may check through the mover
+        risky, castle = self._legality(royals)
+        if risky is None:
             legal = [m for m in moves if self.is_safe(m)]
         else:
-            risky = self._pinned(us)
-            risky.update(royals)
             legal = [m for m in moves if (m[0] not in risky and m[3] is not EN_PASSANT) or self.is_safe(m)]
-        for r in royals:
-            p = self.board[r]
-            if self.t.castle[p]:
-                self._castlings(r, p, legal, self.is_safe)
+        if castle:
+            for r in royals:
+                p = self.board[r]
+                if self.t.castle[p]:
+                    self._castlings(r, p, legal, self.is_safe)
         return legal
+
+    def legal_test(self) -> Callable[[Move], bool] | None:
+        """A test of this position's pseudo-legal moves (castling aside): is the move legal?  None when
+        every one is.  Cheap for most moves: only pieces that may shield a royal piece, the royal pieces
+        themselves and en passant are played out (the engine's staged move generation uses it)."""
+        royals = self.royals[self.turn]
+        if not royals or (self.t.succession and len(royals) > 1):
+            return None
+        risky, _castle = self._legality(royals)
+        safe = self.is_safe
+        if risky is None:
+            return safe
+        return lambda m: (m[0] not in risky and m[3] is not EN_PASSANT) or safe(m)
+
+    def _legality(self, royals: tuple) -> tuple[set | None, bool]:
+        """While ``royals`` are guarded: the squares whose moves must be played out to be judged (the
+        pin shortcut; None: every move must), and whether castling may be added."""
+        them = self.turn ^ 1
+        t = self.t
+        if t.check_all:
+            return None, False
+        for r in royals:
+            if self.attacked(r, them):
+                return None, False
+        if t.complex_attacks:  # a hopper or multi-leg piece may check through the mover
+            return None, True
+        risky = self._pinned(self.turn)
+        risky.update(royals)
+        return risky, True
+
+    def quiets(self, captures: list | None = None) -> list[Move]:
+        """The legal moves that :meth:`captures` does not list (quiet moves, castling, transformations,
+        drops); pass the captures already walked to save walking them again."""
+        listed = set(self.captures() if captures is None else captures)
+        return [m for m in self.legal_moves() if m not in listed]
+
+    def is_pseudo_legal(self, m: Move) -> bool:
+        """Could ``m`` be a move of this position (a piece of the side to move on its origin, not
+        landing on its own piece)?  A cheap test for a move remembered from another position (the
+        engine's hash and killer moves); :meth:`legal_moves` decides."""
+        if m[3] is DROP:
+            return not self.board[m[1]]
+        p = self.board[m[0]]
+        if not p or (p & 1) != self.turn:
+            return False
+        q = self.board[m[1]]
+        return not q or (q & 1) != self.turn or m[3] is CASTLE or m[1] == m[0]
 
     def _unguarded_moves(self, moves: list, royals: tuple) -> list:
         """Legal moves while checks do not matter (a royal piece and a successor, ``succession``):

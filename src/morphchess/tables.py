@@ -213,7 +213,7 @@ class Tables:
         for s in t.moves.steps:
             if s.initial and not virgin:
                 continue
-            ray = self._ray(sq, s.dx * sign, s.dy * sign, s.rng)
+            ray = self._ray(sq, s.dx * sign, s.dy * sign, self._half_range(sq, s.dy * sign) if s.half else s.rng)
             if ray:
                 dup |= not seen.isdisjoint(ray)
                 seen.update(ray)
@@ -237,7 +237,11 @@ class Tables:
         """File the targets of step ``s`` from ``sq`` (``ray``) under leaps, slides, rides or specials."""
         F = self.files
         ep = s.ep and self.has_ep
-        if s.rng == 1:
+        if s.half and self.has_ep:  # the ID's '*': the squares it passes are open to en passant
+            sp.extend((to, tuple(ray[:i]), True, False, False,
+                       self.moves_to(c, sq, to, Kind.DOUBLE if i else Kind.NORMAL, tuple(ray[:i])))
+                      for i, to in enumerate(ray))
+        elif s.rng == 1:
             to = ray[0]
             dx, dy = s.dx * sign, s.dy * sign
             blockers = tuple(sq + oy * F + ox for ox, oy in leap_path(dx, dy)) if s.lame else ()
@@ -258,6 +262,12 @@ class Tables:
                 sl.append(line)
             else:
                 rd.append((line, s.move, s.capture))
+
+    def _half_range(self, sq: int, dy: int) -> int:
+        """The range of a '*' step (board direction ``dy``) from ``sq``: to the last rank of the half
+        behind it, at least one step (as the ID's move generator counts it)."""
+        r, R = sq // self.files, self.ranks
+        return max(1, (r - ((R - 1) >> 1) if dy < 0 else (R >> 1) - r) - 1)
 
     def becomes(self, c: int, to: int) -> tuple[int, ...]:
         """The codes a piece of code ``c`` may have after arriving on ``to`` (several where it promotes)."""
@@ -297,7 +307,8 @@ class Tables:
         for path in t.moves.paths:
             legs, ends = path.legs, ""
             if path.cycle:
-                legs, ends = unrolled(path, path.limit or self.files + self.ranks), path.legs[-1].modes
+                most = self.files + self.ranks
+                legs, ends = unrolled(path, min(path.limit or most, most)), path.legs[-1].modes
             out.append((tuple(self._compile_leg(leg, colour, ends) for leg in legs), path.initial))
         return tuple(out)
 

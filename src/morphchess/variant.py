@@ -120,7 +120,7 @@ class Variant(_Freezable):
     def square(self, name: str) -> int:
         """Square index of a name such as ``e4`` or ``a10``; ValueError if it is not on the board."""
         name = name.strip().lower()
-        if not re.fullmatch(r"[a-z][0-9]+", name):
+        if not re.fullmatch(r"[a-z][1-9][0-9]{0,2}", name):
             raise ValueError(f"{quote(name)} is not a square name")
         f, r = ord(name[0]) - 97, int(name[1:]) - 1
         if not (0 <= f < self.files and 0 <= r < self.ranks):
@@ -212,11 +212,14 @@ class Variant(_Freezable):
         """The start array named ``setup``; :class:`VariantError` lists the names if there is none.
 
         With shuffle= groups, ``shuffle-SEED`` (SEED a whole number) names the
-        array shuffled from the standard one by that seed, the same every time."""
+        array shuffled from the standard one by that seed (at most 18 digits), the same every time."""
         if setup in self.setups:
             return self.setups[setup]
         seed = setup[8:] if setup.startswith("shuffle-") else ""
-        if self.shuffle and seed.isdigit():
+        if self.shuffle and seed:
+            if not re.fullmatch(r"[0-9]{1,18}", seed):
+                raise VariantError(f"setup {quote(setup)}: the seed after 'shuffle-' must be a whole number "
+                                   "of at most 18 digits (ASCII)")
             return self.derived(("shuffle", int(seed)), lambda: MappingProxyType(shuffled(self, int(seed))))
         names = ", ".join([*self.setups, "shuffle-SEED"] if self.shuffle else self.setups)
         raise VariantError(f"{self.name} has no setup {quote(setup)}; it has: {names}")

@@ -40,6 +40,7 @@ def test_two_people_play_live_a_spectator_watches_one_resigns(pages):
                               game_id(watcher))
     assert status == 403
 
+    bob.once("dialog", lambda d: d.accept())  # "Resign this game?"
     bob.click("#resign")
     for page in (ann, bob, watcher):
         page.wait_for_function("() => document.getElementById('status').textContent.includes('resigned')")

@@ -124,6 +124,16 @@ def test_markup_in_piece_names_stays_text_in_the_promotion_chooser_and_the_moves
     assert_inert(page)
 
 
+def test_markup_in_a_seek_stays_text_in_the_lobby(pages):
+    page = watched(pages, "/")
+    page.wait_for_selector("body[data-ready='1']")
+    create(page, definition=EVIL, mode="open", side="white", name=NAME)
+    lobby = watched(pages, "/lobby")
+    row = lobby.locator("#open tbody tr", has_text=NAME)
+    assert row.count() == 1 and TITLE in row.inner_text()
+    assert_inert(lobby)
+
+
 def test_markup_in_an_imported_record_stays_text(pages):
     page = watched(pages, "/")
     page.wait_for_selector("body[data-ready='1']")

@@ -22,6 +22,14 @@ rounds of looking one move ahead through the morph and promotion tables
 centralisation term from the per-square mobility, and stores the result as a
 signed piece-square table ``pst[code][square]`` (positive for White), so the
 search keeps the evaluation up to date by adding three table entries a move.
+
+Where the search takes a static score it adds :meth:`EvalTables.dynamic`, one walk over the
+board for what a table cannot know: the game phase of this node (from the material left) that
+blends a royal piece's middlegame table (stay home) into its endgame table (centralise), pawn
+structure for every pawn-like type (passed, doubled, isolated, supported), the safety of each
+royal piece (enemy pieces near it, own pawns in front of it) and pairs of colour-bound pieces.
+Their weights are the named terms of :data:`TERMS`, the same for every variant unless
+``tuned.json`` gives a variant its own.
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ from ..position import Position
 from ..variant import BLACK, Variant
 
 __all__ = ["piece_values", "mobility", "value_of_mobility", "EvalTables", "eval_tables", "game_phase", "Weights",
-           "tuned_weights", "fingerprint"]
+           "tuned_weights", "fingerprint", "TERMS", "tapered"]
 
 DENSITY = 0.3          # chance that a square on a piece's way is occupied
 LOOKAHEAD = 0.3        # weight of what a piece can become with its next move
@@ -46,17 +54,37 @@ CENTRE = 5             # centipawns per reachable square above the piece's avera
 KING_SHELTER = 12      # middlegame: centipawns a royal piece loses per rank it leaves home
 ROYAL_ORDER_VALUE = 2000  # a royal piece as attacker sorts last in capture ordering
 QS_GAIN = 150          # a quiet move gaining this much by morph or promotion counts as tactical
+PAWN_CACHE = 50_000    # pawn structures kept (per variant and process) before the cache is cleared
+
+
+# the named terms of the dynamic evaluation, centipawns (a weight of 0 turns a term off)
+TERMS = {
+    "passed_mg": 5,          # a passed pawn, times its progress (0 at home, 1 on the last rank) squared
+    "passed_eg": 90,
+    "doubled": -12,          # each pawn-like piece behind another of its side on a file
+    "isolated": -10,         # no pawn-like piece of its side on the files beside it
+    "supported": 8,          # a pawn-like piece of its side diagonally behind it
+    "royal_attackers": -12,  # middlegame: each enemy piece (not a pawn) within two squares of a royal piece
+    "royal_shelter": 8,      # middlegame: each own pawn-like piece on the three squares in front of it
+    "pair": 35,              # both square colours held by pieces of one colour-bound type
+    "taper": 1,              # 1: the royal tables follow the phase of every node, 0: the root's
+}
 
 
 @dataclass(frozen=True)
 class Weights:
-    """Multipliers of the evaluation's terms: ``material`` per piece letter (missing letters 1.0),
-    ``lookahead`` (what a piece can become, above its type value), ``centre`` and ``king``."""
+    """Multipliers of the evaluation's table terms: ``material`` per piece letter (missing letters 1.0),
+    ``lookahead`` (what a piece can become, above its type value), ``centre`` and ``king``; and
+    ``terms``, the dynamic terms by name (missing ones: :data:`TERMS`)."""
 
     material: dict[str, float] = field(default_factory=dict)
     lookahead: float = 1.0
     centre: float = 1.0
     king: float = 1.0
+    terms: dict[str, float] = field(default_factory=dict)
+
+    def term(self, name: str) -> float:
+        return self.terms.get(name, TERMS[name])
 
 
 TUNED_FILE = "tuned.json"  # weights fitted on self-play games (bench/texel.py), per variant
@@ -76,7 +104,8 @@ def tuned_weights(variant: Variant) -> Weights:
     entry = table.get(variant.name)
     if entry is None or entry["fingerprint"] != fingerprint(variant):
         return Weights()
-    return Weights(dict(entry["material"]), entry["lookahead"], entry["centre"], entry["king"])
+    return Weights(dict(entry["material"]), entry["lookahead"], entry["centre"], entry["king"],
+                   dict(entry.get("terms", {})))
 
 
 def _centred(values: list[float]) -> list[float]:
@@ -168,6 +197,7 @@ class EvalTables:
         for c in range(n):
             if t.valid[c]:
                 self.pst[c] = self._row(c, phase, worth[c])
+        self._dynamic_tables(variant, n)
         self.gainers = [[False] * size for _ in range(n)]
         for c in range(n):
             if t.valid[c] and not t.royal[c]:
@@ -176,6 +206,132 @@ class EvalTables:
                     here = self.pst[c][sq]
                     self.gainers[c][sq] = any(sign * (self.pst[x][to] - here) >= QS_GAIN
                                               for to, codes in _targets(t, c, sq) for x in codes)
+
+    def _dynamic_tables(self, variant: Variant, n: int) -> None:
+        """What :meth:`dynamic` reads: per code whether it is royal, the phase material it counts,
+        whether its type is colour-bound, and a royal row's endgame table less its middlegame one."""
+        t = variant.tables
+        self.royal = [bool(t.valid[c] and t.royal[c]) for c in range(n)]
+        self.phase_value = [0 if not t.valid[c] or self.royal[c] or self.pawnlike[c] else self.value[c]
+                            for c in range(n)]
+        start = sum(self.phase_value[p] for p in Position(variant).board if p)
+        self.phase_start = start or 1
+        self.bound = [False] * n
+        for c in range(n):
+            if t.valid[c] and not self.royal[c] and not self.pawnlike[c]:
+                ty = variant.type(t.type_of[c])
+                steps = ty.moves.steps
+                self.bound[c] = bool(steps) and not ty.morph and all((s.dx + s.dy) % 2 == 0 for s in steps)
+        self.pawn_cache: dict = {}
+        w = self.weights
+        self.term_values = {name: w.term(name) for name in TERMS}
+        self.royal_eg = [[e - m for e, m in zip(self._row(c, 0.0, None), self._row(c, 1.0, None))]
+                         if self.royal[c] else [] for c in range(n)]
+
+    def phase(self, board: list[int]) -> float:
+        """1.0 while the pieces other than pawns and royals are worth what they are at the start, falling to 0."""
+        pv = self.phase_value
+        return min(1.0, sum(pv[p] for p in board if p) / self.phase_start)
+
+    def dynamic(self, board: list[int], root_phase: bool = False) -> int:
+        """The terms of :data:`TERMS` for a board, White positive, weighted by the node's phase (see the
+        module doc); with ``root_phase`` the royal tables stay the ones the search started with."""
+        w = self.term_values
+        files, ranks = self.variant.files, self.variant.ranks
+        pawnlike, royal, pv, bound = self.pawnlike, self.royal, self.phase_value, self.bound
+        pawns: tuple[list, list] = ([], [])
+        royals: tuple[list, list] = ([], [])
+        pieces: tuple[list, list] = ([], [])
+        colours: dict = {}
+        heavy = 0
+        for sq, p in enumerate(board):
+            if not p:
+                continue
+            if pawnlike[p]:
+                pawns[p & 1].append(sq)
+            elif royal[p]:
+                royals[p & 1].append((sq, p))
+            else:
+                pieces[p & 1].append(sq)
+                heavy += pv[p]
+                if bound[p]:
+                    colours.setdefault(((p >> 2) << 1) | (p & 1), set()).add((sq % files + sq // files) & 1)
+        phase = min(1.0, heavy / self.phase_start)
+        key = (tuple(pawns[0]), tuple(pawns[1]))
+        cached = self.pawn_cache.get(key)
+        if cached is None:
+            if len(self.pawn_cache) >= PAWN_CACHE:
+                self.pawn_cache.clear()
+            cached = self.pawn_cache[key] = self._pawn_structure(pawns, files, ranks)
+        mg, eg = cached
+        attackers, shelters = w["royal_attackers"], w["royal_shelter"]
+        for colour in (0, 1):
+            sign = 1 if colour == 0 else -1
+            ahead = 1 if colour == 0 else -1
+            own = set(pawns[colour])
+            for sq, _p in royals[colour]:
+                f, r = sq % files, sq // files
+                near = sum(1 for x in pieces[colour ^ 1] if abs(x % files - f) <= 2 and abs(x // files - r) <= 2)
+                shelter = sum(1 for df in (-1, 0, 1) if 0 <= f + df < files and 0 <= r + ahead < ranks
+                              and (r + ahead) * files + f + df in own)
+                mg += sign * (attackers * near + shelters * shelter)
+        pairs = sum((1 if key & 1 == 0 else -1) for key, seen in colours.items() if len(seen) == 2)
+        score = phase * mg + (1 - phase) * eg + w["pair"] * pairs
+        if w["taper"] and not root_phase:
+            for colour in (0, 1):
+                for sq, p in royals[colour]:
+                    score += (1 - phase) * self.royal_eg[p][sq]
+        return round(score)
+
+    def _pawn_structure(self, pawns: tuple[list, list], files: int, ranks: int) -> tuple[float, float]:
+        """Middlegame and endgame score (White positive) of the pawn-like pieces: passed (by progress
+        squared), doubled, isolated, supported."""
+        w = self.term_values
+        passed_mg, passed_eg = w["passed_mg"], w["passed_eg"]
+        doubled, isolated, supported = w["doubled"], w["isolated"], w["supported"]
+        count = ([0] * (files + 2), [0] * (files + 2))   # per file, with a sentinel file each side
+        most_white = [ranks] * (files + 2)   # lowest rank of a White pawn per file
+        most_black = [-1] * (files + 2)      # highest rank of a Black pawn per file
+        for sq in pawns[0]:
+            f, r = sq % files + 1, sq // files
+            count[0][f] += 1
+            most_white[f] = min(most_white[f], r)
+        for sq in pawns[1]:
+            f, r = sq % files + 1, sq // files
+            count[1][f] += 1
+            most_black[f] = max(most_black[f], r)
+        mg = eg = 0.0
+        top = max(ranks - 1, 1)
+        for colour in (0, 1):
+            sign = 1 if colour == 0 else -1
+            own = set(pawns[colour])
+            behind = -files if colour == 0 else files
+            cnt = count[colour]
+            for sq in pawns[colour]:
+                f, r = sq % files + 1, sq // files
+                if colour == 0:
+                    free = most_black[f - 1] <= r and most_black[f] <= r and most_black[f + 1] <= r
+                    progress = r / top
+                else:
+                    free = most_white[f - 1] >= r and most_white[f] >= r and most_white[f + 1] >= r
+                    progress = (ranks - 1 - r) / top
+                s_mg = s_eg = 0.0
+                if free:
+                    s_mg += passed_mg * progress * progress
+                    s_eg += passed_eg * progress * progress
+                if not cnt[f - 1] and not cnt[f + 1]:
+                    s_mg += isolated
+                    s_eg += isolated
+                back = sq + behind
+                if (f > 1 and back - 1 in own) or (f < files and back + 1 in own):
+                    s_mg += supported
+                    s_eg += supported
+                mg += sign * s_mg
+                eg += sign * s_eg
+            extra = sum(c - 1 for c in cnt if c > 1)
+            mg += sign * doubled * extra
+            eg += sign * doubled * extra
+        return mg, eg
 
     def _rephase(self, base: EvalTables, phase: float) -> None:
         """These tables are ``base``'s with the royal rows for ``phase`` (the other rows are shared)."""
@@ -253,6 +409,11 @@ def eval_tables(variant: Variant, phase: float) -> EvalTables:
     if phase == 1.0:
         return base
     return variant.derived(("eval tables", phase), lambda: EvalTables(variant, phase, base))
+
+
+def tapered(variant: Variant) -> bool:
+    """Do the royal tables follow the phase of every node (the ``taper`` term) in this variant?"""
+    return bool(eval_tables(variant, 1.0).weights.term("taper"))
 
 
 def game_phase(variant: Variant, board: list[int]) -> float:

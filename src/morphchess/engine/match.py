@@ -5,12 +5,14 @@ A player SPEC is one of
 * ``random``: a uniformly random legal move;
 * ``greedy``: the move that wins the most material at once (captures, promotions
   and morphs valued with :func:`~morphchess.engine.piece_values`), ties at random;
-* ``depth:N``, ``time:MS``, ``nodes:N``, ``level:N``: the engine with that limit;
+* ``depth:N``, ``time:MS``, ``nodes:N``, ``level:N``: the engine with that limit, search
+  parameters after a ``?`` (``nodes:5000?rfp=60&lmp=3``, see :class:`~.search.Params`);
 * ``uci:COMMAND`` / ``xboard:COMMAND``: an external engine speaking UCI or CECP, given
   the match's ``movetime`` per move, options after a ``?`` (see :mod:`.external`).
 
 :func:`run_match` plays the games (in parallel with ``jobs`` > 1), alternating
-colours and starting each pair of games from the same random opening.
+colours and starting each pair of games from the same random opening; a ``stop`` predicate
+ends it early (the sequential probability ratio test of :func:`sprt_llr`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from multiprocessing.util import Finalize
@@ -29,9 +32,11 @@ from ..variant import BLACK, WHITE, Variant
 from ..variants import load_variant
 from .evaluate import piece_values
 from .external import UciPlayer, XboardPlayer, split_engine_spec
-from .search import level_limits, search
+from .search import Params, level_limits, search
+from .tt import TranspositionTable
 
-__all__ = ["parse_spec", "make_player", "play_game", "check_match", "run_match", "MatchResult", "elo"]
+__all__ = ["parse_spec", "make_player", "play_game", "check_match", "run_match", "MatchResult", "elo", "elo_interval",
+           "sprt_llr", "sprt_bounds"]
 
 MAX_PLIES = 400  # a game still running after this many plies is adjudicated a draw
 
@@ -75,13 +80,16 @@ class GreedyPlayer:
 
 
 class EnginePlayer:
-    """morphchess's own search with fixed limits."""
+    """morphchess's own search with fixed limits and :class:`~.search.Params`, and its own
+    transposition table (two engines in one process share nothing)."""
 
-    def __init__(self, limits: dict) -> None:
+    def __init__(self, limits: dict, params: Params | None = None) -> None:
         self.limits = limits
+        self.params = params or Params()
+        self.tt = TranspositionTable()
 
     def choose(self, board: Board) -> Move:
-        result = search(board.position, **self.limits)
+        result = search(board.position, tt=self.tt, params=self.params, **self.limits)
         assert result.move is not None  # asked only while the game goes on
         return board.move(result.move)
 
@@ -95,6 +103,11 @@ def parse_spec(spec: str) -> tuple[str, object]:
     if kind in ("random", "greedy") and not arg:
         return kind, None
     if kind in ("depth", "time", "nodes", "level"):
+        arg, _, params = arg.partition("?")
+        try:
+            Params.parse(params)
+        except OptionError as e:
+            raise OptionError(f"player {spec!r}: {e}") from None
         try:
             n = int(arg)
         except ValueError:
@@ -122,7 +135,7 @@ def make_player(spec: str, variant, movetime_ms: int, rng: random.Random):
         return (UciPlayer if kind == "uci" else XboardPlayer)(str(arg), variant, movetime_ms)
     assert isinstance(arg, int)  # the number of depth:N, time:MS, nodes:N or level:N
     limits = {"depth": {"depth": arg}, "time": {"movetime_ms": arg}, "nodes": {"nodes": arg}}.get(kind)
-    return EnginePlayer(limits if limits is not None else level_limits(arg))
+    return EnginePlayer(limits if limits is not None else level_limits(arg), Params.parse(spec.partition("?")[2]))
 
 
 def random_opening(board: Board, plies: int, rng: random.Random) -> None:
@@ -168,6 +181,19 @@ class MatchResult:
     def score(self) -> float:
         return (self.wins + 0.5 * self.draws) / self.n if self.n else 0.0
 
+    def pairs(self) -> list[int]:
+        """The pentanomial counts: how many finished pairs of games (``index // 2``) the first player
+        scored 0, 0.5, 1, 1.5 and 2 points in."""
+        points: dict[int, list[float]] = {}
+        for index, colour, res, _pgn in self.games:
+            p = {"1-0": 1.0, "0-1": 0.0}.get(res, 0.5)
+            points.setdefault(index // 2, []).append(p if colour == WHITE else 1 - p)
+        counts = [0] * 5
+        for pair in points.values():
+            if len(pair) == 2:
+                counts[round(2 * sum(pair))] += 1
+        return counts
+
     def add(self, points: float) -> None:
         if points == 1:
             self.wins += 1
@@ -194,6 +220,39 @@ def elo_interval(r: MatchResult) -> tuple[float, float, float]:
     centre = s + z * z / (2 * n)
     half = z * math.sqrt(s * (1 - s) / n + z * z / (4 * n * n))
     return elo(s), elo((centre - half) / (1 + z * z / n)), elo((centre + half) / (1 + z * z / n))
+
+
+PRIOR_SAMPLES = 2
+
+
+def _expected(elo_diff: float) -> float:
+    return 1 / (1 + 10 ** (-elo_diff / 400))
+
+
+def sprt_llr(r: MatchResult, elo0: float, elo1: float, paired: bool = True) -> float:
+    """Log-likelihood ratio of "the first player is ``elo1`` better" against "``elo0`` better"
+    (logistic Elo), the generalised SPRT's normal approximation: ``N (s1 - s0) (2 m - s0 - s1) / 2 v``
+    over the N finished pairs of games (pentanomial, with ``paired``) or the N games (trinomial),
+    with their mean score m and variance v.  The variance is blended with a typical one (0.08 for a
+    pair's score, 0.2 for a game's) as if :data:`PRIOR_SAMPLES` more had been seen, so that a few
+    equal results cannot look like certainty."""
+    if paired:
+        counts, scores, typical = r.pairs(), [0.0, 0.25, 0.5, 0.75, 1.0], 0.08
+    else:
+        counts, scores, typical = [r.losses, r.draws, r.wins], [0.0, 0.5, 1.0], 0.2
+    n = sum(counts)
+    if not n:
+        return 0.0
+    mean = sum(c * x for c, x in zip(counts, scores)) / n
+    var = sum(c * (x - mean) ** 2 for c, x in zip(counts, scores)) / n
+    var = (n * var + PRIOR_SAMPLES * typical) / (n + PRIOR_SAMPLES)
+    s0, s1 = _expected(elo0), _expected(elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
+    """The LLR at which the test accepts H0 (lower) or H1 (upper) with error rates ``alpha``, ``beta``."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
 # -- running games, in this process or in workers -------------------------------------
@@ -262,13 +321,16 @@ def check_match(variant_spec: str, first: str, second: str, games: int, movetime
 
 def run_match(variant_spec: str, first: str, second: str, games: int, movetime_ms: int = 1000,
               jobs: int = 1, seed: int = 1, alternate: bool = True, opening_plies: int = 2,
-              setup: str | None = None, progress=None) -> MatchResult:
+              setup: str | None = None, progress=None,
+              stop: Callable[[MatchResult], bool] | None = None) -> MatchResult:
     """Play ``games`` games of ``first`` against ``second``.
 
     Game ``i`` starts from a random opening of ``opening_plies`` plies drawn from
     ``seed`` and the pair number, so both games of a pair (colours swapped when
     ``alternate``) start alike.  ``setup`` names Black's array or ``random`` (one
-    per pair).  ``progress(result_so_far, finished_game)`` is called after every game.
+    per pair).  ``progress(result_so_far, finished_game)`` is called after every game, then
+    ``stop(result_so_far)``: when true, the match ends there (games under way in workers are
+    abandoned).
     """
     variant = check_match(variant_spec, first, second, games, movetime_ms, jobs, opening_plies, setup)
     jobs = min(jobs, games)
@@ -282,26 +344,31 @@ def run_match(variant_spec: str, first: str, second: str, games: int, movetime_m
         jobs_list.append((i, colour, pair_setup, pair_rng.getrandbits(32), opening_plies, (first, second), init))
     result = MatchResult()
 
-    def record(game: tuple) -> None:
+    def record(game: tuple) -> bool:
         _i, colour, res, _pgn = game
         points = {"1-0": 1.0, "0-1": 0.0}.get(res, 0.5)
         result.add(points if colour == WHITE else 1 - points)
         result.games.append(game)
         if progress:
             progress(result, game)
+        return stop is not None and stop(result)
 
     if jobs == 1:
         try:
             for job in jobs_list:
-                record(_game(job))
+                if record(_game(job)):
+                    break
         finally:
             _close_worker()
     else:  # workers start their players on their first game; external engines end with the pool
         ctx = get_context("spawn" if sys.platform == "win32" else "fork")
         with ctx.Pool(jobs) as pool:
-            for game in pool.imap_unordered(_game, jobs_list):
-                record(game)
-            pool.close()
+            for game in pool.imap(_game, jobs_list):  # in order: pairs finish together
+                if record(game):
+                    pool.terminate()
+                    break
+            else:
+                pool.close()
             pool.join()
     result.games.sort(key=lambda g: g[0])
     return result

@@ -29,17 +29,45 @@ from ..errors import OptionError
 from ..move import Kind, Move
 from ..pieces import colour_of
 from ..position import Position
-from .evaluate import QS_GAIN, eval_tables, game_phase
+from .evaluate import QS_GAIN, eval_tables, game_phase, tapered
+from .movepick import ordered, staged_moves
 from .see import exchange_exact, see, see_values
+from .tt import EXACT, LOWER, UPPER, TranspositionTable
 
-__all__ = ["SearchResult", "search", "level_limits", "MATE"]
+__all__ = ["SearchResult", "Params", "search", "level_limits", "MATE"]
 
 MATE = 100_000          # score of a mate on the board; mate in n plies scores MATE - n
 MATE_BOUND = MATE - 1000
 MAX_PLY = 100
-TT_LIMIT = 400_000      # entries before the transposition table (one per variant and process) is cleared
-EXACT, LOWER, UPPER = 0, 1, 2
 FUTILITY_MARGIN = 150
+EVAL_CACHE = 200_000   # dynamic evaluations kept with the transposition table before they are cleared
+LAZY_MARGIN = 300      # the capture search skips the dynamic terms of a score this far outside the window
+
+
+@dataclass(frozen=True)
+class Params:
+    """Switches and sizes of the search's heuristics (0 turns one off), so that a match can play a
+    change against the engine without it in one process (a player SPEC's ``?name=value``)."""
+
+    aspiration: int = 0      # half-width in centipawns of the window around the last score, from depth 4
+    rfp: int = 0             # reverse futility pruning: margin per ply of depth (depth <= 3)
+    lmp: int = 0             # late-move pruning: quiet moves searched at depth d <= 3 are lmp + d * d
+    dynamic: int = 100       # percent of the evaluation's dynamic terms (0: the piece-square tables alone)
+
+    @classmethod
+    def parse(cls, text: str) -> Params:
+        """``name=value&name=value`` (whole numbers); OptionError names an unknown or bad item."""
+        values = {}
+        for item in filter(None, text.split("&")):
+            name, _, value = item.partition("=")
+            if name not in cls.__dataclass_fields__:
+                raise OptionError(f"unknown search parameter {name!r}: use "
+                                  + ", ".join(cls.__dataclass_fields__))
+            try:
+                values[name] = int(value)
+            except ValueError:
+                raise OptionError(f"search parameter {name} needs a whole number, not {value!r}") from None
+        return cls(**values)
 
 
 @dataclass
@@ -66,7 +94,8 @@ def level_limits(level: int) -> dict:
 
 def search(pos: Position, depth: int | None = None, movetime_ms: int | None = None, nodes: int | None = None,
            stop: threading.Event | None = None, on_info: Callable[[SearchResult], None] | None = None,
-           moves: Iterable[Move] | None = None) -> SearchResult:
+           moves: Iterable[Move] | None = None, tt: TranspositionTable | None = None,
+           params: Params | None = None) -> SearchResult:
     """Search ``pos`` and return the best move found.
 
     Limits: ``depth`` in plies, ``movetime_ms``, ``nodes``; any combination, the first reached ends
@@ -74,9 +103,10 @@ def search(pos: Position, depth: int | None = None, movetime_ms: int | None = No
     node: the variant's evaluation tables are built before (once per variant and process).
     ``stop`` is checked every few hundred nodes; when set, the best move of the deepest search so
     far is returned.  ``on_info`` gets a :class:`SearchResult` after every completed depth.
-    ``moves`` restricts the moves considered at the root (UCI's ``searchmoves``).
+    ``moves`` restricts the moves considered at the root (UCI's ``searchmoves``).  ``tt``: the
+    transposition table to use (default: one per variant and process); ``params``: :class:`Params`.
     """
-    return _Searcher(pos, depth, movetime_ms, nodes, stop, on_info, moves).run()
+    return _Searcher(pos, depth, movetime_ms, nodes, stop, on_info, moves, tt, params or Params()).run()
 
 
 class _Stop(Exception):
@@ -93,7 +123,7 @@ def mate_moves(score: int) -> int | None:
 
 
 class _Searcher:
-    def __init__(self, pos, depth, movetime_ms, nodes, stop, on_info, moves) -> None:
+    def __init__(self, pos, depth, movetime_ms, nodes, stop, on_info, moves, tt, params) -> None:
         for name, val in (("depth", depth), ("movetime_ms", movetime_ms), ("nodes", nodes)):
             if val is not None and val < 1:
                 raise OptionError(f"search {name} must be at least 1, not {val}")
@@ -107,7 +137,9 @@ class _Searcher:
         self.stop = stop
         self.on_info = on_info
         self.nodes = 0
-        et = eval_tables(v, game_phase(v, pos.board))
+        self.dynamic = params.dynamic
+        self.root_phase = not (self.dynamic and tapered(v))  # royal tables of the root's phase
+        et = eval_tables(v, game_phase(v, pos.board) if self.root_phase else 1.0)
         self.pst = et.pst
         self.value = et.value
         self.order_value = et.order_value
@@ -133,8 +165,10 @@ class _Searcher:
         self.stalemate_score = -MATE if v.stalemate_loses else 0
         self.fifty = 2 * v.fifty_moves if v.fifty_moves else 10 ** 9
         self.repetition = bool(v.repetitions)
-        self.tt: dict = v.derived(("transposition table",), dict)  # kept from one search to the next
-        self.killers = [[None, None] for _ in range(MAX_PLY + 1)]
+        self.params = params
+        self.tt: TranspositionTable = tt or v.derived(("transposition table",), TranspositionTable)
+        self.tt.new_search()  # kept from one search to the next, older entries replaced first
+        self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 1)]
         self.history: dict = {}
         # hashes of the game so far (positions that can still repeat) and of the search path
         self.path = pos.history() + [pos.hash]
@@ -156,11 +190,11 @@ class _Searcher:
             return result
         ev = self.et.evaluate(pos.board)
         allowed = [m for m in legal if self.root_moves is None or m in self.root_moves] or legal
-        root = self._order(allowed, None, 0)
+        root = ordered(pos, allowed, self.pst, self.order_value, self.killers[0], self.history)
         result.move = root[0]
         for depth in range(1, self.max_depth + 1):
             try:
-                score = self._root(root, depth, ev)
+                score = self._iteration(root, depth, ev, result.score)
             except _Stop:
                 if root[0] != result.move:  # a better move found in the unfinished iteration
                     result.move, result.pv = root[0], [root[0]]
@@ -183,10 +217,20 @@ class _Searcher:
                 break
         return result
 
-    def _root(self, root: list, depth: int, ev: int) -> int:
+    def _iteration(self, root: list, depth: int, ev: int, last: int) -> int:
+        """One iteration, first in a window around the ``last`` score when ``Params.aspiration`` says so."""
+        width = self.params.aspiration
+        if width and depth >= 4 and abs(last) < MATE_BOUND:
+            alpha, beta = last - width, last + width
+            score = self._root(root, depth, ev, alpha, beta)
+            if alpha < score < beta:
+                return score
+        return self._root(root, depth, ev, -MATE - 1, MATE + 1)
+
+    def _root(self, root: list, depth: int, ev: int, alpha: int, beta: int) -> int:
         """One iteration over the root moves: moves the best to the front of ``root``, returns its score."""
         pos = self.pos
-        alpha, beta = -MATE - 1, MATE + 1
+        low = alpha
         self.extend_limit = min(2 * depth, MAX_PLY - 5)
         for i, m in enumerate(root):
             d_ev, captured = self._make(m)
@@ -203,7 +247,10 @@ class _Searcher:
                 alpha = score
                 if i:  # a new best move: move it to the front, keep the others' order
                     root.insert(0, root.pop(i))
-        self.tt[pos.hash] = (depth, EXACT, alpha, root[0])
+                if alpha >= beta:
+                    return alpha
+        if alpha > low:
+            self.tt.put(pos.hash, depth, EXACT, alpha, root[0])
         return alpha
 
     def _pv(self, first, depth: int) -> list:
@@ -214,10 +261,10 @@ class _Searcher:
         seen = {pos.hash}
         while len(pv) < depth + 8:
             entry = self.tt.get(pos.hash)
-            if not entry or entry[3] is None or entry[3] not in pos.legal_moves():
+            if not entry or entry[4] is None or entry[4] not in pos.legal_moves():
                 break
-            pv.append(entry[3])
-            pos.make(entry[3])
+            pv.append(entry[4])
+            pos.make(entry[4])
             if pos.hash in seen:
                 break
             seen.add(pos.hash)
@@ -328,21 +375,24 @@ class _Searcher:
         cut, tt_move = self._probe(depth, alpha, beta, ply, pv_node)
         if cut is not None:
             return cut
-        static = ev if pos.turn == 0 else -ev
+        static = self._static(ev) if not in_check and not pv_node else (ev if pos.turn == 0 else -ev)
+        rfp = self.params.rfp
+        if (rfp and not pv_node and not in_check and depth <= 3 and abs(beta) < MATE_BOUND
+                and static - rfp * depth >= beta):
+            return static - rfp * depth
         if null_ok and not pv_node and not in_check and depth >= 3 and static >= beta:
             score = self._null_move(depth, beta, ply, ev)
             if score is not None:
                 return score
-        moves = pos.legal_moves()
-        if not moves:
-            if in_check:
-                return ply - MATE
-            return self.stalemate_score + (ply if self.stalemate_score else 0)
         futile = (depth == 1 and not in_check and not pv_node and static + FUTILITY_MARGIN <= alpha
                   and abs(alpha) < MATE_BOUND)
         h = pos.hash
-        best, best_move = self._move_loop(self._order(moves, tt_move, ply), depth, alpha, beta, ply, ev,
-                                          in_check, futile)
+        moves = staged_moves(pos, tt_move, self.pst, self.order_value, self.killers[ply], self.history)
+        best, best_move = self._move_loop(moves, depth, alpha, beta, ply, ev, in_check, futile)
+        if best_move is None and best == -MATE - 1:  # no legal move
+            if in_check:
+                return ply - MATE
+            return self.stalemate_score + (ply if self.stalemate_score else 0)
         self._store(h, depth, best, best_move, alpha, beta, ply)
         return best
 
@@ -351,16 +401,16 @@ class _Searcher:
         entry = self.tt.get(self.pos.hash)
         if entry is None:
             return None, None
-        if entry[0] >= depth and not pv_node:
-            s = entry[2]
+        if entry[1] >= depth and not pv_node:
+            s = entry[3]
             if s >= MATE_BOUND:
                 s -= ply
             elif s <= -MATE_BOUND:
                 s += ply
-            flag = entry[1]
+            flag = entry[2]
             if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
-                return s, entry[3]
-        return None, entry[3]
+                return s, entry[4]
+        return None, entry[4]
 
     def _store(self, h: int, depth: int, best: int, best_move: Move | None, alpha: int, beta: int,
                ply: int) -> None:
@@ -371,10 +421,7 @@ class _Searcher:
         elif stored <= -MATE_BOUND:
             stored -= ply
         flag = LOWER if best >= beta else (EXACT if best > alpha else UPPER)
-        tt = self.tt
-        if len(tt) >= TT_LIMIT:
-            tt.clear()
-        tt[h] = (depth, flag, stored, best_move)
+        self.tt.put(h, depth, flag, stored, best_move)
 
     def _null_move(self, depth: int, beta: int, ply: int, ev: int) -> int | None:
         """Skip a turn: if the side to move still holds beta, the position is good enough (a score
@@ -395,7 +442,7 @@ class _Searcher:
             return beta if score >= MATE_BOUND else score
         return None
 
-    def _move_loop(self, moves: list, depth: int, alpha: int, beta: int, ply: int, ev: int, in_check: bool,
+    def _move_loop(self, moves: Iterable[Move], depth: int, alpha: int, beta: int, ply: int, ev: int, in_check: bool,
                    futile: bool) -> tuple[int, Move | None]:
         """Search the ordered moves (principal variation search, late-move reductions, futility);
         return the best score and move; a quiet move that cuts off becomes a killer and gains history."""
@@ -405,10 +452,17 @@ class _Searcher:
         b = pos.board
         type_of = self.t.type_of
         killers = self.killers[ply]
+        lmp = self.params.lmp
+        late = lmp + depth * depth if lmp and depth <= 3 and not pv_node and not in_check else 1 << 30
+        quiets = 0
         for i, m in enumerate(moves):
             quiet = pos.capture_square(m) is None and type_of[m.piece] == type_of[b[m.origin]]
-            if quiet and i and futile and m != killers[0]:
-                continue
+            if quiet and i:
+                if futile and m != killers[0]:
+                    continue
+                quiets += 1
+                if quiets > late and abs(alpha) < MATE_BOUND:
+                    continue
             d_ev, cap = self._make(m)
             try:
                 if i == 0:
@@ -450,6 +504,8 @@ class _Searcher:
             if not mine and (self.bare_immediate or theirs > 1):
                 return ply - MATE
         stand = ev if us == 0 else -ev
+        if self.dynamic and alpha - LAZY_MARGIN < stand < beta + LAZY_MARGIN:
+            stand = self._static(ev)
         if stand >= beta or ply >= MAX_PLY:
             return stand
         if stand > alpha:
@@ -479,6 +535,19 @@ class _Searcher:
                 if alpha >= beta:
                     break
         return alpha
+
+    def _static(self, ev: int) -> int:
+        """The static score from the side to move's view: the tables' ``ev`` and the dynamic terms."""
+        pos = self.pos
+        if self.dynamic:
+            cache = self.tt.evals
+            extra = cache.get(pos.hash)
+            if extra is None:
+                if len(cache) >= EVAL_CACHE:
+                    cache.clear()
+                extra = cache[pos.hash] = self.dynamic * self.et.dynamic(pos.board, self.root_phase) // 100
+            ev += extra
+        return ev if pos.turn == 0 else -ev
 
     def _loses(self, m: Move, them: int) -> bool:
         """Does capture ``m`` fail to win material in the exchange on its square (static exchange
@@ -511,34 +580,3 @@ class _Searcher:
             out.append((order_value[victim] * 16 - order_value[piece] // 16, gain, m))
         out.sort(key=lambda c: c[0], reverse=True)
         return out
-
-    # -- move ordering -----------------------------------------------------------
-    def _order(self, moves: list, tt_move, ply: int) -> list:
-        pos = self.pos
-        b = pos.board
-        pst = self.pst
-        order_value = self.order_value
-        killers = self.killers[ply]
-        history = self.history
-        sign = 1 if pos.turn == 0 else -1
-        keyed = []
-        captured = pos.captured
-        for m in moves:
-            frm, to, new = m.origin, m.target, m.piece
-            if m == tt_move:
-                s = 1 << 30
-            else:
-                cap = captured(m)
-                piece = b[frm]
-                if cap:
-                    s = (1 << 24) + order_value[cap] * 64 - order_value[piece] // 8
-                elif m == killers[0] or m == killers[1]:
-                    s = 1 << 22
-                else:
-                    gain = sign * (pst[new][to] - pst[piece][frm])
-                    s = history.get((piece, to), 0) + gain * 8
-                    if gain >= QS_GAIN:
-                        s += 1 << 23
-            keyed.append((s, m))
-        keyed.sort(key=lambda k: k[0], reverse=True)
-        return [m for _s, m in keyed]

@@ -239,7 +239,7 @@ class XboardEngine:
         self.other_clock = Clock()
         self.moves_per_session = 0
         self.base_ms: int | None = None
-        self.seconds_per_move: int | None = None
+        self.seconds_per_move: float | None = None
         self.depth: int | None = None
         self.post = False
         self.lifted: dict[int, Move] = {}
@@ -375,7 +375,13 @@ class XboardEngine:
         self.seconds_per_move = None
 
     def cmd_st(self, rest: list[str]) -> None:
-        self.seconds_per_move = int(rest[0])
+        try:  # the protocol says whole seconds; python-chess sends fractions ("st 0.2")
+            seconds = float(rest[0])
+        except (IndexError, ValueError):
+            raise ProtocolError(f"st needs a number of seconds, not {' '.join(rest)!r}") from None
+        if not 0 < seconds < 10 ** 6:
+            raise ProtocolError(f"st needs a positive number of seconds, not {rest[0]}")
+        self.seconds_per_move = seconds
 
     def cmd_sd(self, rest: list[str]) -> None:
         self.depth = max(1, int(rest[0]))
@@ -458,7 +464,8 @@ class XboardEngine:
         if self.depth:
             limits["depth"] = self.depth
         if self.seconds_per_move:
-            limits["movetime_ms"] = max(10, self.seconds_per_move * 1000 - 100)
+            ms = round(self.seconds_per_move * 1000)
+            limits["movetime_ms"] = max(10, ms - min(100, ms // 4))  # a margin for answering
         elif self.clock.remaining is not None:
             mps = self.moves_per_session
             played = len(self.board.move_stack) // 2

@@ -5,11 +5,13 @@ that other sections may name as their parent (:mod:`morphchess.fairy_ini`)."""
 
 from __future__ import annotations
 
+import warnings
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from ..fairy_ini import is_fairy, sections
+from ..idiagram import VariantWarning
 from ..loader import load
 from ..variant import Variant, VariantError
 
@@ -43,8 +45,11 @@ def definition_text(name: str) -> str:
 
 @cache
 def builtin(name: str) -> Variant:
-    """A built-in variant by name (``chess``, ``morphomania``, ``capablanca``, ...)."""
-    return load(definition_text(name), name)
+    """A built-in variant by name (``chess``, ``morphomania``, ``capablanca``, ...).  What its
+    definition does not play is in ``variant.warnings`` (and in ``morphchess variants``), not warned."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", VariantWarning)
+        return load(definition_text(name), name)
 
 
 def load_variant(spec: str) -> Variant:

@@ -13,14 +13,28 @@ import re
 import time
 from urllib.parse import parse_qsl, urlencode
 
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["AccessLog", "redact"]
+from .limits import client_address
+
+__all__ = ["AccessLog", "redact", "log_to_stderr"]
 
 _log = logging.getLogger("morphchess.access")
 _TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-]{22,}")
 _SECRET_NAMES = re.compile(r"token|seat|auth|key|secret|password", re.I)
 REDACTED = "[redacted]"
+
+
+def log_to_stderr() -> None:
+    """Write the access log to stderr, one timestamped line a request (``serve``, ``app_from_env``)."""
+    if _log.handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    _log.addHandler(handler)
+    _log.setLevel(logging.INFO)
+    _log.propagate = False
 
 
 def redact(path: str, query: str) -> str:
@@ -56,7 +70,14 @@ class AccessLog:
         try:
             await self.app(scope, receive, sending)
         finally:
-            client = scope.get("client") or ("-", 0)
             line = redact(scope.get("path", ""), scope.get("query_string", b"").decode("latin-1"))
-            _log.info("%s %s %s %d %dB %.0fms", client[0], scope["method"], line, seen["status"], seen["bytes"],
-                      (time.perf_counter() - start) * 1000)
+            _log.info("%s %s %s %d %dB %.0fms", _client(scope), scope["method"], line, seen["status"],
+                      seen["bytes"], (time.perf_counter() - start) * 1000)
+
+
+def _client(scope: Scope) -> str:
+    """The client's address as the rate limits see it (through a trusted proxy: the address it saw)."""
+    limits = getattr(getattr(scope.get("app"), "state", None), "limits", None)
+    if limits is None:
+        return (scope.get("client") or ("-", 0))[0]
+    return client_address(Request(scope), limits)

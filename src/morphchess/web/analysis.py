@@ -31,6 +31,7 @@ from .bots import Bots, info_view
 from .db import games
 from .errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
 from .gameview import board_view, legal_view
+from .limits import GENERATION_SECONDS, check, within
 from .newgame import NewGame, start_board
 from .routes_games import pgn_headers, read_pasted
 from .store import Store, parse_move
@@ -80,13 +81,19 @@ def _store(request: Request) -> Store:
     return request.app.state.store
 
 
-def _board(store: Store, body: PositionIn) -> Board:
+def _board(request: Request, body: PositionIn) -> Board:
+    """The position a request names, set up within the generation budget (a pasted definition counts
+    as a paste)."""
+    store = _store(request)
+    if body.definition is not None:
+        check(request, "paste")
     key = store.catalog.add(body.definition) if body.definition is not None else body.variant
     try:
         v = store.catalog.get(key)
     except NotFound as e:
         raise BadInput(str(e)) from None
-    return start_board(v, NewGame(variant=key, setup=body.setup, fen=body.fen, moves=body.moves))
+    spec = NewGame(variant=key, setup=body.setup, fen=body.fen, moves=body.moves)
+    return within(GENERATION_SECONDS, start_board, v, spec)
 
 
 def position_view(store: Store, board: Board) -> dict:
@@ -106,7 +113,7 @@ def position_view(store: Store, board: Board) -> dict:
 @router.post("/position", summary="any position's board and legal moves (from a start and moves)")
 def position(request: Request, body: PositionIn):
     store = _store(request)
-    return position_view(store, _board(store, body))
+    return position_view(store, _board(request, body))
 
 
 @router.post("/record", summary="the main line of a pasted record (PGN, Game Courier log, coordinates)")
@@ -208,7 +215,7 @@ async def _search(bots: Bots, board: Board, seconds: float, slot: str) -> AsyncI
 @router.post("/evaluate", summary="the engine's evaluation of a position, streamed as it deepens (SSE)")
 def evaluate(request: Request, body: EvaluateIn):
     store = _store(request)
-    board = _board(store, body)
+    board = _board(request, body)
     refuse_engine(store, body.game, seats.token_of(request), board)
     if board.outcome() is not None:
         raise Conflict(f"nothing to evaluate: {board.outcome()}")
@@ -249,6 +256,6 @@ def _lines(start: Board, nodes: list[NodeIn]) -> pgn.Line:
 @router.post("/pgn", response_class=PlainTextResponse, summary="an analysis tree as PGN with variations")
 def tree_pgn(request: Request, body: TreeIn):
     store = _store(request)
-    start = _board(store, body)
+    start = _board(request, body)
     headers = pgn_headers(store.get(body.game)) if body.game else {}
     return PlainTextResponse(pgn.write_lines(start, _lines(start, body.nodes), headers))

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import text
 
 from . import apidocs, errors
-from .access import AccessLog
+from .access import AccessLog, log_to_stderr
 from .analysis import router as analysis_router
 from .bots import Bots, search_limits
 from .catalog import Catalog, describe
@@ -32,8 +32,10 @@ from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
 from .mygames import router as mygames_router
 from .rematch import router as rematch_router
+from .routes_editor import router as editor_router
 from .routes_games import lobby_lists
 from .routes_games import router as games_router
+from .routes_pictures import router as pictures_router
 from .routes_talk import router as talk_router
 from .store import Store
 from .views import variant_view
@@ -90,6 +92,8 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.include_router(rematch_router)
     app.include_router(analysis_router)
     app.include_router(lab_router)
+    app.include_router(editor_router)
+    app.include_router(pictures_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))
     return app
@@ -97,7 +101,10 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
 
 def app_from_env() -> FastAPI:
     """The app on the database named by $MORPHCHESS_DB, with the limits of $MORPHCHESS_GAMES_PER_MINUTE
-    and the like (:meth:`Limits.from_env`), for ``uvicorn --factory --workers N``."""
+    and the like (:meth:`Limits.from_env`), for ``uvicorn --factory --workers N``; the access log goes
+    to stderr unless $MORPHCHESS_ACCESS_LOG is 0."""
+    if os.environ.get("MORPHCHESS_ACCESS_LOG", "1") != "0":
+        log_to_stderr()
     return create_app(os.environ.get("MORPHCHESS_DB"), Limits.from_env())
 
 

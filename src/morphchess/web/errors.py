@@ -98,6 +98,12 @@ def install(app: FastAPI) -> None:
         message = "; ".join(f"{'.'.join(map(str, f['loc']))}: {f['msg']}" for f in fields)
         return JSONResponse(body("validation", message[:500], fields=fields), 422)
 
+    @app.exception_handler(OverflowError)
+    @app.exception_handler(RecursionError)
+    async def too_big(request: Request, exc: Exception):  # numbers or nesting past what is bounded
+        _log.warning("refused as too big on %s %s: %r", request.method, request.url.path, exc)
+        return JSONResponse(body("bad_input", "a number or a nesting in the request is too big"), 422)
+
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception):
         _log.exception("internal error on %s %s", request.method, request.url.path)
@@ -105,14 +111,22 @@ def install(app: FastAPI) -> None:
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413, whether or not they declare their length."""
+    """Refuse request bodies over ``limit`` bytes with 413, whether or not they declare their length, and
+    any request with a NUL character (in its path, query or body) with 422: PostgreSQL cannot store or
+    even compare text holding one, so it is refused the same way on either database."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
         self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if "\x00" in scope.get("path", "") or b"%00" in scope.get("query_string", b""):
+            await _refuse_nul(send)
+            return
+        if scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
         declared = dict(scope["headers"]).get(b"content-length")
@@ -131,6 +145,9 @@ class BodyLimit:
                 return
             more = message.get("more_body", False)
         data = b"".join(chunks)
+        if b"\x00" in data or b"\\u0000" in data:
+            await _refuse_nul(send)
+            return
         sent = False
 
         async def replay() -> Message:
@@ -145,6 +162,12 @@ class BodyLimit:
     async def _refuse(self, send: Send) -> None:
         response = JSONResponse(body("too_large", f"the request body is over {self.limit // 1024} KiB"), 413)
         await response({"type": "http"}, _no_receive, send)
+
+
+async def _refuse_nul(send: Send) -> None:
+    response = JSONResponse(body("bad_input", "the request holds a NUL character (\\u0000), which no text may hold"),
+                            422)
+    await response({"type": "http"}, _no_receive, send)
 
 
 class AnswerLimit:

@@ -15,6 +15,7 @@ import ipaddress
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import timedelta
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # the command line reads the Limits without loading the web s
 
 __all__ = ["Limits", "LimitError", "RateLimiter", "check", "client_key", "client_address", "within",
            "record_words", "MAX_PLIES", "MAX_DEFINITION", "MAX_SIDE", "MAX_RECORD", "COMPILE_SECONDS",
-           "IMPORT_SECONDS"]
+           "IMPORT_SECONDS", "GENERATION_SECONDS"]
 
 T = TypeVar("T")
 
@@ -36,6 +37,7 @@ MAX_DEFINITION = 64 * 1024  # characters of definition text (pastes, games, impo
 MAX_SIDE = 16  # files and ranks of a pasted definition
 COMPILE_SECONDS = 5.0  # a definition not compiled by then is refused (and remembered as refused)
 IMPORT_SECONDS = 10.0  # a record not read by then is refused
+GENERATION_SECONDS = 10.0  # a new game's start position and moves not set up by then are refused (2000 moves: 6 s)
 MAX_RECORD = 200_000  # characters of an imported record
 _NOT_MOVES = re.compile(r"\{[^}]*\}|;[^\n]*|\[[^\]]*\]|^//.*$|\d+\.+|\$\d+|1-0|0-1|1/2-1/2|\*|[!?]+", re.M)
 
@@ -57,6 +59,7 @@ class Limits:
     imports_per_minute: int = _option(20, "records one client may import a minute")
     labs_per_hour: int = _option(6, "labs one client may start an hour")
     talk_per_minute: int = _option(30, "chat messages one client may send a minute")
+    checks_per_minute: int = _option(60, "definitions the live editor may check for one client a minute")
     engine_games: int = _option(2, "engine searches running at once in a server process (the rest wait)")
     engine_seconds: float = _option(10.0, "longest engine search, whatever the level and board", 0.1)
     definitions_cached: int = _option(16, "compiled pasted definitions kept in memory (least recently used)")
@@ -74,7 +77,8 @@ class Limits:
     def every_rate(cls, per_minute: int) -> Limits:
         """Limits whose every rate is ``per_minute`` (tests; a large number switches them off)."""
         return cls(games_per_minute=per_minute, pastes_per_minute=per_minute, imports_per_minute=per_minute,
-                   labs_per_hour=per_minute * 60, talk_per_minute=per_minute)
+                   labs_per_hour=per_minute * 60, talk_per_minute=per_minute,
+                   checks_per_minute=per_minute)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
@@ -156,8 +160,11 @@ def check(request: Request, action: str) -> None:
 class RateLimiter:
     """Counts each client's writes of each kind in the database and refuses those over the limit."""
 
+    SWEEP_EVERY = 200  # checks between two deletions of every count older than the longest window
+
     def __init__(self, db: Database, limits: Limits) -> None:
         self.db, self.limits = db, limits
+        self._checks = 0
 
     def check(self, client: str, action: str) -> None:
         """Count one ``action`` of ``client`` now, or raise RateLimited (429) if it is one too many."""
@@ -170,6 +177,9 @@ class RateLimiter:
         with self.db.write() as conn:
             mine = (hits.c.client == client) & (hits.c.action == action)
             conn.execute(delete(hits).where(mine, hits.c.at <= at - window))
+            self._checks += 1
+            if self._checks % self.SWEEP_EVERY == 0:  # clients that never came back
+                conn.execute(delete(hits).where(hits.c.at <= at - timedelta(hours=1)))
             recent = conn.execute(select(func.count()).select_from(hits).where(mine)).scalar_one()
             if recent >= allowed:
                 seconds = int(window.total_seconds())
@@ -178,15 +188,19 @@ class RateLimiter:
             conn.execute(hits.insert().values(client=client, action=action, at=at))
 
 
+WALL_FACTOR = 4  # a bounded work is abandoned after this many times its budget of wall time, busy or not
 _SLOTS = threading.BoundedSemaphore(2)  # bounded work (compilations) running at once in a process
 
 
 def within(seconds: float, work: Callable[..., T], *args) -> T:
-    """``work(*args)`` in a thread of its own, answered within ``seconds`` or refused (BadInput).
+    """``work(*args)`` in a thread of its own, answered within ``seconds`` of its CPU time or refused
+    (BadInput).
 
-    At most two such calls run at once; a third waits up to ``seconds`` for a slot (Busy, 503,
-    if none frees).  Work that overruns keeps its slot until it ends (the thread cannot be
-    stopped), so the loader's own bounds are what make it end.
+    The budget counts the thread's own CPU time, so a busy machine does not refuse honest work; the
+    wait ends in any case after :data:`WALL_FACTOR` times ``seconds``.  At most two such calls run at
+    once; a third waits up to ``seconds`` for a slot (Busy, 503, if none frees).  Work that overruns
+    keeps its slot until it ends (the thread cannot be stopped), so the loader's own bounds are what
+    make it end.
     """
     from .errors import BadInput, Busy
     if not _SLOTS.acquire(timeout=seconds):
@@ -204,9 +218,29 @@ def within(seconds: float, work: Callable[..., T], *args) -> T:
             done.set()
             _SLOTS.release()
 
-    threading.Thread(target=run, daemon=True, name="morphchess-bounded").start()
-    if not done.wait(seconds):
+    worker = threading.Thread(target=run, daemon=True, name="morphchess-bounded")
+    worker.start()
+    if not _wait(worker, done, seconds):
         raise BadInput(f"the work took over {seconds:g} s and was abandoned; simplify the definition")
     if "error" in out:
         raise out["error"]
     return out["value"]
+
+
+def _wait(worker: threading.Thread, done: threading.Event, seconds: float) -> bool:
+    """Wait for ``done`` while the worker has used at most ``seconds`` of CPU (and the wall clock at
+    most WALL_FACTOR times that); False if it ran out first."""
+    start = time.monotonic()
+    try:
+        clock: int | None = time.pthread_getcpuclockid(worker.ident or 0)
+    except (AttributeError, OSError):  # no per-thread clock here, or the thread is over: wall time
+        clock = None
+    while not done.wait(0.05):
+        wall = time.monotonic() - start
+        try:
+            used = wall if clock is None else time.clock_gettime(clock)
+        except OSError:  # the thread ended between two looks
+            return True
+        if used > seconds or wall > WALL_FACTOR * seconds:
+            return done.is_set()
+    return True

@@ -17,7 +17,7 @@ from . import clocks, seats
 from .db import games, now
 from .errors import BadInput, IllegalMove, NotFound
 from .game import KINDS, MODES, Game, Status
-from .limits import MAX_PLIES
+from .limits import GENERATION_SECONDS, MAX_PLIES, within
 from .store import Store, parse_move
 
 __all__ = ["NewGame", "create", "start_board"]
@@ -41,19 +41,22 @@ class NewGame:
     name: str | None = None
 
 
-def create(store: Store, spec: NewGame, client: str) -> tuple[Game, dict[str, list[str]]]:
-    """A new game; returns it and the tokens it hands out (token -> the sides it holds)."""
+def create(store: Store, spec: NewGame, client: str, board: Board | None = None) -> tuple[Game, dict[str, list[str]]]:
+    """A new game; returns it and the tokens it hands out (token -> the sides it holds).  ``board``: the
+    game's moves already played on its variant (an import), instead of ``spec``'s position and moves."""
     if spec.mode not in MODES:
         raise BadInput(f"mode {spec.mode[:20]!r}: use one of {', '.join(MODES)}")
-    if len(spec.moves) > MAX_PLIES:
-        raise BadInput(f"moves: {len(spec.moves)} given; at most {MAX_PLIES}")
+    plies = len(spec.moves) if board is None else len(board.move_stack)
+    if plies > MAX_PLIES:
+        raise BadInput(f"moves: {plies} given; at most {MAX_PLIES}")
     tc = clocks.parse(spec.time_control)
     key = store.catalog.add(spec.definition) if spec.definition is not None else spec.variant
     try:
         v = store.catalog.get(key)
     except NotFound as e:
         raise BadInput(str(e)) from None
-    board = start_board(v, spec)
+    if board is None:
+        board = within(GENERATION_SECONDS, start_board, v, spec)
     kinds, tokens = _seats(spec)
     at = now()
     gid = secrets.token_urlsafe(9)
@@ -73,18 +76,19 @@ def create(store: Store, spec: NewGame, client: str) -> tuple[Game, dict[str, li
     with store.db.write() as conn:
         conn.execute(games.insert().values(**row))
         game = store.load(conn, store.db.lock_game(conn, gid))
-        for move in board.move_stack:
+        for move in board.move_stack:  # read again on the game's own board (the variant's compiled object)
             store.push(conn, game, game.board.parse_uci(move.uci()), at)
     store.changed(gid)
     return game, tokens
 
 
 def start_board(v: Variant, spec: NewGame) -> Board:
-    """The start position with the request's moves played (none after the end of the game)."""
+    """The start position with the request's moves played (none after the end of the game), and its
+    legal moves generated once (every answer lists them)."""
     try:
         board = Board(v, fen=spec.fen, setup=spec.setup)
-    except (InputError, ValueError) as e:
-        raise BadInput(str(e)[:300]) from None
+    except (InputError, ValueError, OverflowError) as e:
+        raise BadInput(str(e)[:300] or type(e).__name__) from None
     for i, text in enumerate(spec.moves, start=1):
         if board.outcome() is not None:
             raise BadInput(f"move {i} ({text[:20]!r}): the game is already over ({board.outcome()})")
@@ -92,6 +96,7 @@ def start_board(v: Variant, spec: NewGame) -> Board:
             board.push(parse_move(board, text))
         except IllegalMove as e:
             raise IllegalMove(f"move {i} ({text[:20]!r}): {e}") from None
+    len(board.legal_moves)  # generated within the budget: a position too slow to answer gets no row
     return board
 
 

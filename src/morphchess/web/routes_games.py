@@ -308,10 +308,9 @@ def read_pasted(request: Request, text: str, form: str, variant: str, definition
 def import_record(request: Request, body: ImportIn):
     store = _store(request)
     board = read_pasted(request, body.text, body.format, body.variant, body.definition, body.setup)
-    spec = NewGame(variant=store.catalog.key_of(board.variant), setup=board.setup,
-                   fen=board.root_fen if board.custom_start else None, moves=[m.uci() for m in board.move_stack],
-                   white=body.white, black=body.black, level=body.level)
-    game, tokens = create(store, spec, client_key(request))
+    spec = NewGame(variant=store.catalog.key_of(board.variant), white=body.white, black=body.black,
+                   level=body.level)
+    game, tokens = create(store, spec, client_key(request), board)
     return _created(request, game, tokens)
 
 

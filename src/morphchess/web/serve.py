@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import logging
 import socket
 import sys
 from typing import Any
@@ -92,6 +91,7 @@ def run(args) -> None:
     try:
         import uvicorn
 
+        from .access import log_to_stderr
         from .app import create_app
         from .limits import Limits
     except ImportError as e:
@@ -110,14 +110,11 @@ def run(args) -> None:
         import webbrowser
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     if args.access_log:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-        access = logging.getLogger("morphchess.access")
-        access.addHandler(handler)
-        access.setLevel(logging.INFO)
-        access.propagate = False
+        log_to_stderr()
     print(f"morphchess web board on {url} (Ctrl-C stops it)", file=sys.stderr)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=SHUTDOWN_S)
+    # the client address is read by the app, from X-Forwarded-For only for a --trusted-proxy
+    config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
+                            timeout_graceful_shutdown=SHUTDOWN_S)
     _server(config, app.state.notifier.close).run(sockets=[sock])
 
 

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from .. import gamecourier
 from ..board import Board, Move
-from ..notation import MoveError
+from ..notation import MoveError, NotCoordinates
 from ..variant import Variant
 from . import seats
 from .catalog import Catalog
@@ -72,8 +72,9 @@ def parse_move(board: Board, text: str) -> Move:
     except MoveError as coord_error:
         try:
             return board.parse_san(text)
-        except MoveError:
-            raise IllegalMove(str(coord_error)[:200]) from None
+        except MoveError as san_error:  # SAN's reason, unless the text was coordinates (e2e4q: no such choice)
+            reason = san_error if isinstance(coord_error, NotCoordinates) else coord_error
+            raise IllegalMove(str(reason)[:200]) from None
 
 
 class Store:

@@ -2,39 +2,11 @@
 
 from __future__ import annotations
 
-from ..pieces import code
-from ..variant import BLACK, WHITE, PieceType, Variant
+from ..diagrams import move_diagram
+from ..variant import BLACK, WHITE, Variant
 from .pieces import svg, symbol_of
 
-__all__ = ["variant_view", "move_diagram"]
-
-
-def move_diagram(v: Variant, t: PieceType) -> dict:
-    """Where a White piece of type ``t`` on a central square of an empty board may go.
-
-    Returns square names under ``move`` (move only), ``capture`` (capture only),
-    ``both``, and ``initial`` (targets only a never-moved piece has)."""
-    centre = (v.ranks // 2) * v.files + v.files // 2
-    tables = v.tables
-    tracks = tables.tracks_virgin[t.index]
-
-    def targets(piece: int) -> tuple[set, set]:
-        reach = list(tables.reach(piece, centre))
-        return {to for to, _b, move, _c, _ep in reach if move}, {to for to, _b, _m, cap, _ep in reach if cap}
-
-    quiet, captures = targets(code(t.index, WHITE, tracks))
-    initial: set = set()
-    if tracks:
-        later_quiet, later_captures = targets(code(t.index, WHITE, False))
-        initial = (quiet | captures) - (later_quiet | later_captures)
-    name = v.square_name
-    return {
-        "square": name(centre),
-        "move": sorted(name(s) for s in quiet - captures - initial),
-        "capture": sorted(name(s) for s in captures - quiet - initial),
-        "both": sorted(name(s) for s in quiet & captures - initial),
-        "initial": sorted(name(s) for s in initial),
-    }
+__all__ = ["variant_view"]
 
 
 def variant_view(key: str, v: Variant) -> dict:
@@ -51,7 +23,7 @@ def variant_view(key: str, v: Variant) -> dict:
             "svg": [svg(sym, WHITE, f"w{t.letter}"), svg(sym, BLACK, f"b{t.letter}")],
             "promotes": v.promotes(t),
             "morph": None if t.morph is None else [v.type(i).letter if i else "" for i in t.morph],
-            "diagram": move_diagram(v, t),
+            "diagram": move_diagram(v, t).by_kind(v),
         })
     def letter(i: int) -> str:
         return v.type(i).letter

@@ -239,7 +239,10 @@ export class BoardView {
     }
     const move = options[0];
     if (move.new === move.piece) return `, move here${ways}`;
-    if (!cell.querySelector(".piece-img")) preview.classList.add("ghost");
+    if (!cell.querySelector(".piece-img")) {
+      preview.classList.add("ghost");
+      cell.classList.add("becomes");
+    }
     preview.dataset.new = move.new;
     preview.replaceChildren(pieceImage(this.variant, move.new) || "");
     cell.appendChild(preview);

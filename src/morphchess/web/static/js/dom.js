@@ -5,6 +5,7 @@ const SVG = "http://www.w3.org/2000/svg";
 
 function fill(node, attrs, children) {
   for (const [name, value] of Object.entries(attrs)) {
+    if (/^on/i.test(name)) throw new Error(`${name}: set handlers with addEventListener`);
     if (value === null || value === undefined || value === false) continue;
     node.setAttribute(name, value === true ? "" : String(value));
   }

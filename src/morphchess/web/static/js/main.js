@@ -9,7 +9,7 @@ import { Clocks } from "./clock.js";
 import { engineLine } from "./engineline.js";
 import { follow } from "./events.js";
 import { renderLegend } from "./legend.js";
-import { plyBase, renderMoves } from "./movelist.js";
+import { keepInView, plyBase, renderMoves } from "./movelist.js";
 import { wireLooks } from "./looks.js";
 import { drawMyGames, linksAgain } from "./mygames.js";
 import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
@@ -151,6 +151,7 @@ async function setGame(game, { switching = false, you = null } = {}) {
     $("white").value = game.players.white;
     $("black").value = game.players.black;
     $("level").value = String(game.level);
+    showOnlineChoices(game);
     clearLinks(game.id);
     if (board.flipped !== (app.you.length === 1 ? app.you[0] === "black"
       : game.players.white === "engine" && game.players.black === "human")) board.flip();
@@ -172,6 +173,16 @@ async function setGame(game, { switching = false, you = null } = {}) {
     keepToken(game.rematch, tokenOf(game.id));
     await openById(game.rematch, tokenOf(game.id));
   }
+}
+
+// The online choices say how the game shown is played (after a reload too): our side, its time control.
+function showOnlineChoices(game) {
+  if (game.mode === "local") return;
+  if (app.you.length === 1) $("online-side").value = app.you[0];
+  const text = game.time_control ? game.time_control.text : "";
+  const select = $("time-control");
+  if (![...select.options].some((o) => o.value === text)) select.add(new Option(text, text));
+  select.value = text;
 }
 
 function statusText(game) {
@@ -209,7 +220,7 @@ function draw() {
   $("stop").disabled = !game.thinking || !app.you.length;
   $("undo").disabled = !app.you.length || game.status !== "playing" || !game.history.length;
   $("undo").textContent = ownAllSeats(game) ? "Take back" : "Ask to take back";
-  $("move-input").disabled = !myTurn(game);
+  $("move-input").disabled = !app.you.length || game.status !== "playing"; // it keeps the focus between moves
   $("transform").disabled = !board.canTransform();
   $("status").textContent = statusText(game);
   $("status").classList.toggle("over", Boolean(game.outcome) || game.status === "aborted");
@@ -237,7 +248,9 @@ function drawEngine(info) {
       ply = index;
     }
   }
-  $("engine-line").textContent = engineLine(info, side, plyBase(game) + ply, game.thinking);
+  const line = engineLine(info, side, plyBase(game) + ply, game.thinking);
+  $("engine-line").textContent = line;
+  $("engine-line").title = line; // the whole line where the page cuts it
 }
 
 function drawMoves() {
@@ -245,7 +258,7 @@ function drawMoves() {
   const current = app.viewing === null ? app.game.history.length : app.viewing;
   renderMoves($("moves"), app.game, notation, current);
   const cell = $("moves").querySelector(".current");
-  if (cell && app.viewing === null) cell.scrollIntoView({ block: "nearest" });
+  if (cell && app.viewing === null) keepInView($("moves"), cell);
 }
 
 async function viewPly(ply) {
@@ -306,7 +319,8 @@ async function openById(id, token) {
 }
 
 // -- playing ---------------------------------------------------------------------------------------------
-// Send a move (coordinate text or SAN, or a legal move picked on the board, shown at once).
+// Send a move (coordinate text or SAN, or a legal move picked on the board, shown at once); true if
+// the server took it.
 async function sendMove(text, move = null) {
   const game = app.game;
   if (move) board.showPending(move);
@@ -316,11 +330,41 @@ async function sendMove(text, move = null) {
     app.pending = false;
     notice("");
     await setGame(state, { you: state.you });
+    return true;
   } catch (e) {
     app.pending = false;
     notice(refusal(`Move ${text}`, e));
     draw(); // the position as the server last told it
     if (!e.lost) refresh();
+    return false;
+  }
+}
+
+// A typed move: sent when it is our move, else kept in the box with a word why.
+function typedMove(input) {
+  const text = input.value.trim();
+  if (!text || !app.game) return;
+  if (!myTurn(app.game) || app.pending) {
+    notice(`Not sent: ${app.pending ? "your last move is on its way" : statusText(app.game)}.`);
+    return;
+  }
+  input.value = "";
+  sendMove(text).then((ok) => {
+    if (!ok && !input.value) input.value = text; // to correct it
+  });
+}
+
+// Show that something is loading (a variant's pieces and tables take a second or two on a big board).
+async function loading(what, work) {
+  document.body.dataset.loading = what;
+  $("board").setAttribute("aria-busy", "true");
+  $("status").textContent = `Loading ${what}…`;
+  try {
+    return await work();
+  } finally {
+    delete document.body.dataset.loading;
+    $("board").removeAttribute("aria-busy");
+    if (app.game) $("status").textContent = statusText(app.game);
   }
 }
 
@@ -446,10 +490,13 @@ function stepKeys(e) { // the arrow keys step through the game (outside the boar
 
 function wire() {
   $("new").onclick = () => startNew();
-  $("variant").onchange = () => variantView($("variant").value).then((v) => {
-    fillSetups(v);
-    return startNew();
-  }).catch((e) => notice(refusal("Loading the variant", e)));
+  $("variant").onchange = () => {
+    const option = $("variant").selectedOptions[0];
+    loading(option ? option.textContent : "the variant", async () => {
+      fillSetups(await variantView($("variant").value));
+      await startNew();
+    }).catch((e) => notice(refusal("Loading the variant", e)));
+  };
   $("setup").onchange = () => startNew();
   $("undo").onclick = takeBack;
   $("flip").onclick = () => board.flip();
@@ -473,10 +520,7 @@ function wire() {
   wireLooks();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
-    const text = $("move-input").value.trim();
-    if (!text || !app.game) return;
-    $("move-input").value = "";
-    sendMove(text);
+    typedMove($("move-input"));
   };
   $("moves").onclick = (e) => {
     const cell = e.target.closest(".mv");
@@ -485,9 +529,12 @@ function wire() {
   $("back-to-game").onclick = () => viewPly(app.game.history.length).catch((e) => notice(refusal("Back to the game", e)));
   window.addEventListener("keydown", stepKeys);
   for (const where of ["start", "back", "forward", "end"]) $(`mv-${where}`).onclick = () => step(where);
+  window.addEventListener("morphchess:play", (e) => newGame({ definition: e.detail.definition }) // editor.js
+    .catch((err) => notice(refusal("New game", err))));
   for (const radio of document.querySelectorAll('input[name="notation"]')) radio.onchange = drawMoves;
   wireRecords({
     game: () => app.game,
+    loading,
     importSpec: () => ({ ...variantSpec(), level: Number($("level").value), // Black's array where there is a choice
       setup: app.variant.setups.length > 1 ? $("setup").value : null }),
     open: (created) => openGame(created, created.seat.token, created),

@@ -26,3 +26,11 @@ export function renderMoves(list, game, notation, current) {
   });
   list.replaceChildren(...rows.map((cells) => el("li", {}, ...cells)));
 }
+
+// Scroll the list (never the page) so that `cell` is wholly visible.
+export function keepInView(list, cell) {
+  const box = list.getBoundingClientRect();
+  const at = cell.getBoundingClientRect();
+  if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+  else if (at.top < box.top) list.scrollTop -= box.top - at.top;
+}

@@ -43,7 +43,7 @@ export function drawOnline(game, you) {
   const people = you.filter((side) => game.players[side] === "human");
   $("players").textContent = `White: ${playerText(game, "white", you)} · Black: ${playerText(game, "black", you)}`
     + (!mine ? " · you are watching" : people.length === 1 ? ` · you play ${people[0]}` : "");
-  $("resign").disabled = !mine || game.status !== "playing";
+  $("resign").disabled = !online || !mine || game.status !== "playing"; // a local game: take back or start anew
   $("offer-draw").disabled = !online || !mine || game.status !== "playing" || Boolean(game.offers.draw);
   $("abort").disabled = !mine || !live || game.ply >= 2;
   const offers = [];
@@ -63,7 +63,9 @@ export function drawOnline(game, you) {
 // Buttons: act(label, call) runs an API call for the shown game and shows its answer or refusal.
 export function wireOnline(act, api, gameOf) {
   const id = () => gameOf().id;
-  $("resign").onclick = () => act("Resign", () => api.resign(id(), null));
+  $("resign").onclick = () => {
+    if (window.confirm("Resign this game? It cannot be taken back.")) act("Resign", () => api.resign(id(), null));
+  };
   $("offer-draw").onclick = () => act("Draw offer", () => api.offer(id(), "draw", "offer", null));
   $("abort").onclick = () => act("Abort", () => api.abort(id()));
   $("offers").onclick = (e) => {

@@ -6,10 +6,12 @@ import { api } from "./api.js";
 const $ = (id) => document.getElementById(id);
 
 // game() the game shown; importSpec() the variant, array and level for an import; open(created) shows
-// a game just made; play(variant) starts a game of a pasted variant.
-export function wireRecords({ game, importSpec, open, play }) {
+// a game just made; play(variant) starts a game of a pasted variant; loading(what, work) shows that
+// work is under way.
+export function wireRecords({ game, importSpec, open, play, loading }) {
   const recordError = $("record-error");
   const definitionError = $("definition-error");
+  const definitionNote = $("definition-note");
 
   const run = (box, work) => async () => {
     box.textContent = "";
@@ -28,11 +30,15 @@ export function wireRecords({ game, importSpec, open, play }) {
   $("import").onclick = run(recordError, async () => {
     await open(await api.importRecord({ text: $("record-text").value, white: "human", black: "human", ...importSpec() }));
   });
-  $("load-definition").onclick = run(definitionError, async () => {
+  $("load-definition").onclick = run(definitionError, () => loading("the definition", async () => {
+    definitionNote.textContent = "";
     const variant = await api.define($("definition").value);
     await play(variant);
-    if (variant.warnings.length) definitionError.textContent = "Note: " + variant.warnings.join("; ");
-  });
+    if (variant.warnings.length) { // a note, not an error: the game is played, with these differences
+      definitionNote.textContent = "Note: the game is played, but not all of the definition's page: "
+        + `${variant.warnings.join("; ")}.`;
+    }
+  }));
 }
 
 // Where a game's record downloads as a file (format: pgn or gc).

@@ -1,0 +1,117 @@
+"""The catalogue of built-in games: title, inventor, board, features, definition language and the
+name Fairy-Stockfish gives the game, searchable by words (``morphchess variants --search drops``).
+
+The title and inventor come from the definition file's first comment line, written
+``# Title (FILESxRANKS) by Inventor. Description.``; the features are read from the variant.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from .loader import language_of
+from .variant import Variant
+from .variants import builtin, definition_text, names
+
+__all__ = ["Entry", "entries", "entry", "search", "features", "fairy_name", "FEATURES", "MAX_QUERY"]
+
+MAX_QUERY = 200  # characters of a search
+FEATURES = ("drops", "morphs", "hoppers", "castling", "promotion", "shogi-promotion", "shuffle", "holes",
+            "transforms", "multi-leg", "extinction", "bare-king", "no-royal")
+# Built-ins written as ID text that Fairy-Stockfish knows under a name of its own.
+_FAIRY_NAMES = {"chess": "chess", "chess960": "fischerandom"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One game of the catalogue."""
+
+    name: str
+    title: str
+    author: str
+    description: str
+    files: int
+    ranks: int
+    language: str  # "id" or "fairy"
+    features: tuple[str, ...]
+    fairy_name: str | None  # the name Fairy-Stockfish's UCI_Variant and XBoard use, where it has one
+    rules: str  # where the rules are told
+
+    @property
+    def size(self) -> str:
+        return f"{self.files}x{self.ranks}"
+
+    def matches(self, word: str) -> bool:
+        """Does one search word fit: a feature, a board size (``10x8``), a language, or a part of the
+        name, title, inventor or description (case ignored)?"""
+        word = word.lower()
+        if word in self.features or word == self.size or word == self.language:
+            return True
+        return any(word in s.lower() for s in (self.name, self.title, self.author, self.description))
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "title": self.title, "author": self.author, "description": self.description,
+                "files": self.files, "ranks": self.ranks, "size": self.size, "language": self.language,
+                "features": list(self.features), "fairy_name": self.fairy_name, "rules": self.rules}
+
+
+def features(v: Variant) -> tuple[str, ...]:
+    """What a variant has of :data:`FEATURES`."""
+    moves = [t.moves for t in v.types]
+    has = {
+        "drops": v.drops or v.captures_to_hand,
+        "morphs": any(t.morph is not None for t in v.types),
+        "hoppers": any(m.hops for m in moves),
+        "castling": any(m.castlings for m in moves),
+        "promotion": bool(v.promo_choice) and v.max_promote > 0,
+        "shogi-promotion": bool(v.promo_offset),
+        "shuffle": bool(v.shuffle),
+        "holes": bool(v.holes),
+        "transforms": bool(v.transforms),
+        "multi-leg": any(m.paths for m in moves),
+        "extinction": bool(v.extinction),
+        "bare-king": v.baring is not None,
+        "no-royal": not any(t.royal for t in v.types),
+    }
+    return tuple(f for f in FEATURES if has[f])
+
+
+def fairy_name(name: str) -> str | None:
+    """Fairy-Stockfish's name for a built-in: a variants.ini file's section is named so."""
+    if language_of(definition_text(name)) == "fairy":
+        return name
+    return _FAIRY_NAMES.get(name)
+
+
+def _headline(text: str) -> tuple[str, str, str, str]:
+    """(title, inventor, description, rules address) from the file's opening comment lines."""
+    lines = [line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#")]
+    first = lines[0] if lines else ""
+    m = re.match(r"(?P<title>[^(]+?)\s*\([^)]*\)(?:\s+by\s+(?P<author>(?:[A-Z]\.\s|[^.:])+?))?\s*[.,:]\s*(?P<rest>.*)",
+                 first)
+    rules = next((line.split(":", 1)[1].strip() for line in lines if line.startswith("Rules:")), "")
+    if not m:
+        return first, "", "", rules
+    return m["title"], m["author"] or "", m["rest"].rstrip("."), rules
+
+
+@cache
+def entry(name: str) -> Entry:
+    """The catalogue entry of a built-in variant."""
+    v = builtin(name)
+    title, author, description, rules = _headline(definition_text(name))
+    return Entry(name, title or name, author, description, v.files, v.ranks, language_of(definition_text(name)),
+                 features(v), fairy_name(name), rules)
+
+
+def entries() -> list[Entry]:
+    """Every built-in game, by name."""
+    return [entry(n) for n in names()]
+
+
+def search(query: str) -> list[Entry]:
+    """The games that fit every word of ``query`` (an empty query: all of them)."""
+    words = query[:MAX_QUERY].split()
+    return [e for e in entries() if all(e.matches(w) for w in words)]

@@ -1,0 +1,227 @@
+"""Fairy-Stockfish's variants.ini as a definition language: reading, templates, refusals, and a
+walk over Fairy-Stockfish's own variants.ini (tests/data) against pyffish."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+from morphchess import Board, Position, VariantError, VariantWarning, load
+from morphchess.fairy_ini import sections
+from morphchess.loader import language_of
+from morphchess.notation import to_fen
+from morphchess.variants import load_variant
+from test_library import text as move_text
+
+FSF_FILE = Path(__file__).with_name("data").joinpath("fairy-stockfish-variants.ini")
+
+MINE = """
+# a parent and a child in one text
+[wide:chess]
+maxFile = 10
+customPiece1 = a:BN
+customPiece2 = c:RN
+startFen = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1
+promotionPieceTypes = acqrbn
+castlingKingsideFile = i
+castlingQueensideFile = c
+
+[narrow:wide]
+customPiece2 = -
+startFen = rnabqkbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBANR w KQkq - 0 1
+"""
+
+
+def quiet_load(text: str, name: str = "custom"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return load(text, name)
+
+
+def test_language_is_told_from_the_text():
+    assert language_of(MINE) == "fairy"
+    assert language_of("# a comment\n; another\n[x]\n") == "fairy"
+    assert language_of("files=8 ranks=8\npawn:P:fW::a2-h2\nking:K:K::e1\n") == "id"
+
+
+def test_template_chain_and_piece_removal():
+    wide, narrow = quiet_load(MINE, "wide"), quiet_load(MINE, "narrow")
+    assert (wide.files, wide.ranks) == (10, 8)
+    assert [t.letter for t in wide.types if t.letter in "AC"] == ["A", "C"]
+    assert "C" not in {t.letter for t in narrow.types}      # customPiece2 = - removed it
+    # the removed chancellor also left the promotion choices (as Fairy-Stockfish's remove_piece does)
+    assert {narrow.type(i).letter for i in narrow.promo_choice} == {"A", "Q", "R", "B", "N"}
+    assert to_fen(Position(narrow)).startswith("rnabqkbanr/")
+
+
+def test_variant_text_is_self_contained():
+    """A variant's text holds its section and its ancestors from the file, so records reload it."""
+    narrow = quiet_load(MINE, "narrow")
+    assert "[wide:chess]" in narrow.text and "[narrow:wide]" in narrow.text
+    again = quiet_load(narrow.text, "narrow")
+    assert to_fen(Position(again)) == to_fen(Position(narrow))
+
+
+def test_last_section_when_name_is_not_a_section():
+    assert quiet_load(MINE).name == "narrow"
+
+
+def test_path_and_section_spec(tmp_path):
+    path = tmp_path / "my.ini"
+    path.write_text(MINE)
+    assert load_variant(f"{path}:wide").name == "wide"
+    assert Board(f"{path}:narrow").variant.name == "narrow"
+    with pytest.raises(VariantError, match=r"no section \[nothing\]"):
+        load_variant(f"{path}:nothing")
+
+
+def test_pockets_and_drops_from_start_fen():
+    v = quiet_load("[pk:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[NNb] w KQkq - 0 1\n"
+                   "pieceDrops = true\n")
+    pos = Position(v)
+    knight, bishop = v.type_by_letter("N").index, v.type_by_letter("B").index
+    assert pos.hands[0][knight] == 2 and pos.hands[1][bishop] == 1
+    assert any(move_text(pos, m) == "N@e4" for m in pos.legal_moves())
+
+
+@pytest.mark.parametrize("section,key", [
+    ("[x:chess]\nmustCapture = true\n", "mustCapture"),
+    ("[x:crazyhouse]\n", "capturesToHand"),                       # promoted pieces demote in FSF
+    ("[x:chess]\nflagRegion = *8\nflagPiece = k\n", "flag"),
+    ("[x:chess]\ncastlingQueensideFile = b\n", "castlingKingsideFile"),  # two castling lengths
+    ("[x:chess]\npromotionRegionWhite = *7 *8\n", "promotionRegionWhite"),  # Black's zone differs
+    ("[x:chess]\nchecking = false\n", "checking"),
+    ("[x:chess]\nstalemateValue = win\n", "stalemateValue"),
+    ("[x:chess]\nmobilityRegionWhiteKing = e1\n", "mobilityRegionWhiteKing"),
+    ("[x:chess]\ntripleStepRegionWhite = *2\n", "tripleStepRegionWhite"),
+    ("[x:shogi]\n", "promotedPieceType"),
+    ("[x:nosuchparent]\n", "nosuchparent"),
+    ("[x:chess]\nstartFen = 8/8/8/8/8/8/8/4K2k b - - 0 1\n", "startFen"),
+])
+def test_unplayable_keys_are_refused_by_name(section, key):
+    with pytest.raises(VariantError, match=key):
+        load(section, "x")
+
+
+def test_key_set_to_its_default_is_not_refused():
+    assert load("[x:chess]\nmustCapture = false\ngating = false\n", "x").name == "x"
+
+
+def test_scoring_and_unknown_keys_warn():
+    with pytest.warns(VariantWarning, match="countingRule"):
+        load("[x:chess]\ncountingRule = makruk\n", "x")
+    with pytest.warns(VariantWarning, match="unknown key colour"):
+        v = load("[x:chess]\ncolour = blue\n", "x")
+    assert any("colour" in w for w in v.warnings)
+
+
+@pytest.mark.parametrize("bad,where", [
+    ("[x:chess]\nthis line has no equals sign\n", "line 2"),
+    ("key = value\n[x]\n", "before the first"),
+    ("[x:chess]\n[x:chess]\n", "defined twice"),
+    ("[x:chess]\ncustomPiece1 = a\n", "customPiece1"),
+    ("[x:chess]\npromotionPieceTypes = qz\n", "'z'"),
+    ("[x:chess]\nmaxFile = ten\n", "maxFile"),
+    ("[x:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1\n", "7 ranks"),
+])
+def test_bad_text_names_the_fault(bad, where):
+    with pytest.raises(VariantError, match=where):
+        load(bad, "x")
+
+
+def test_makruk_promotion_is_forced_in_the_whole_zone():
+    v = quiet_load(Path(__file__).parents[1].joinpath("src/morphchess/variants/makruk.ini").read_text())
+    assert v.promo_forced
+    from morphchess.notation import from_fen
+    pos = from_fen(v, "4k3/8/8/2P5/8/8/8/4K3 w - - 0 1")
+    assert sorted(move_text(pos, m) for m in pos.legal_moves() if m.origin == v.square("c5")) == ["c5c6m"]
+
+
+# -- Fairy-Stockfish's own variants.ini, section by section -------------------------------------------
+def _walk_file(depth: int) -> tuple[dict, dict]:
+    sf = pytest.importorskip("pyffish")
+    from common import perft_against
+    text = FSF_FILE.read_text()
+    sf.load_variant_config(text)
+    played, refused = {}, {}
+    for name in sections(text):
+        try:
+            v = quiet_load(text, name)
+        except VariantError as e:
+            refused[name] = str(e)
+            continue
+        fen = sf.start_fen(name)
+        played[name] = perft_against(Position(v), lambda moves, n=name, f=fen: set(sf.legal_moves(n, f, moves)),
+                                     depth, None, move_text)
+    return played, refused
+
+
+def test_fairy_stockfish_variants_ini(capsys):
+    """Every section either loads and matches Fairy-Stockfish move for move to depth 2, or is
+    refused naming the key it needs; the report is printed (pytest -s shows it)."""
+    played, refused = _walk_file(2)
+    with capsys.disabled():
+        print(f"\nvariants.ini: {len(played)} played, {len(refused)} refused")
+        for name, why in sorted(refused.items()):
+            print(f"  refused {name}: {why}")
+    assert len(played) >= 15 and "blackletter" in played and "4x5chess" in played
+    assert all(why.startswith("[") for why in refused.values())
+    assert "mustCapture" in refused["antiantichess"] and "promotedPieceType" in refused["cannonshogi"]
+
+
+@pytest.mark.slow
+def test_fairy_stockfish_variants_ini_depth3():
+    played, _refused = _walk_file(3)
+    assert len(played) >= 15
+
+
+# -- converting between the languages ---------------------------------------------------------------
+@pytest.mark.parametrize("name", ["crossroads", "morphomania", "chess", "capablanca", "makruk", "shako", "chessgi",
+                                  "shatranj", "extinction", "grasshopper"])
+def test_to_fairy_means_the_same_to_fairy_stockfish(name):
+    """A built-in written as a variants.ini section: Fairy-Stockfish and morphchess read the same game
+    from it (the Degens games without their morph tables, which the conversion reports lost)."""
+    sf = pytest.importorskip("pyffish")
+    from morphchess import builtin
+    from morphchess.convert import to_fairy
+
+    from common import perft_against
+    text, lost = to_fairy(builtin(name))
+    assert ("morph tables" in " ".join(lost)) == (name in ("crossroads", "morphomania"))
+    converted = text.replace(f"[{name}]", f"[rt-{name}]")
+    sf.load_variant_config(converted)
+    v = quiet_load(converted)
+    fen = sf.start_fen(f"rt-{name}")
+    assert to_fen(Position(v)).split()[0] == fen.split()[0]
+    perft_against(Position(v), lambda moves: set(sf.legal_moves(f"rt-{name}", fen, moves)), 2, None, move_text)
+
+
+@pytest.mark.parametrize("name", ["capablanca", "chessgi", "courier", "grasshopper", "knightmate"])
+def test_to_id_and_back(name):
+    """variants.ini -> ID text -> variant: the same game, perft(3) for perft(3)."""
+    from morphchess import builtin
+    from morphchess.convert import to_id
+    from morphchess.idiagram import load as load_id
+    from morphchess.variants import definition_text
+    id_text, lost = to_id(definition_text(name), name)
+    assert lost == []
+    a, b = Position(builtin(name)), Position(load_id(id_text, name))
+    assert to_fen(a) == to_fen(b) and a.perft(3) == b.perft(3)
+
+
+def test_to_id_reports_forced_promotion_lost():
+    from morphchess.convert import to_id
+    from morphchess.variants import definition_text
+    _text, lost = to_id(definition_text("makruk"), "makruk")
+    assert any("mandatoryPawnPromotion" in line for line in lost)
+
+
+def test_conversions_refuse_what_does_not_convert():
+    from morphchess import builtin
+    from morphchess.convert import to_fairy
+    with pytest.raises(VariantError, match="one letter"):
+        to_fairy(quiet_load("files=5 ranks=5\npawn:P:fW::a2\nqueen:+Q:Q::b1\nking:K:K::e1\n"))
+    _text, lost = to_fairy(builtin("polymorph"))
+    assert any("transformations" in line for line in lost) and any("setups" in line for line in lost)

@@ -1,0 +1,173 @@
+"""The built-in library against Fairy-Stockfish (pyffish): every game's move lists at every node of
+perft(3) from the start, along random games, and from positions that use its special rules.
+
+Each library file written in variants.ini is compared with Fairy-Stockfish's built-in variant of
+the same name, so a slip in the file or in morphchess's reading of it shows as a differing move.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+from morphchess import Position, builtin, variant_names
+from morphchess.loader import language_of
+from morphchess.move import Kind
+from morphchess.notation import from_fen, move_to_coord, to_fen
+from morphchess.variants import definition_text
+
+from common import perft_against
+
+sf = pytest.importorskip("pyffish")
+
+LIBRARY = [n for n in variant_names() if language_of(definition_text(n)) == "fairy"]
+
+
+
+def game(name: str):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return builtin(name)
+
+
+def text(pos: Position, m) -> str:
+    """Fairy-Stockfish's move text: coordinates, ``N@e4`` for a drop."""
+    if m.kind is Kind.DROP:
+        return f"{pos.t.letter[m.piece].upper()}@{pos.variant.square_name(m.target)}"
+    return move_to_coord(pos, m)
+
+
+def walk(pos: Position, name: str, fen: str, depth: int, chess960: bool = False) -> int:
+    return perft_against(pos, lambda moves: set(sf.legal_moves(name, fen, moves, chess960)), depth, None, text)
+
+
+def test_library_is_large_and_fairy_named():
+    assert len(LIBRARY) >= 25
+    assert set(LIBRARY) <= set(sf.variants())
+
+
+@pytest.mark.parametrize("name", LIBRARY)
+def test_start_position(name):
+    pos = Position(game(name))
+    assert to_fen(pos).split()[0] == sf.start_fen(name).split()[0]
+    assert walk(pos, name, sf.start_fen(name), 2) > 50
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", LIBRARY)
+def test_start_position_depth3(name):
+    assert walk(Position(game(name)), name, sf.start_fen(name), 3) > 500
+
+
+@pytest.mark.parametrize("name", LIBRARY)
+def test_random_game(name):
+    """A random game, move lists compared at every ply; perft(2) where it stops."""
+    rng = random.Random(name)
+    start = sf.start_fen(name)
+    pos, moves = Position(game(name)), []
+    for _ply in range(rng.randrange(20, 70)):
+        if pos.outcome() is not None:
+            return
+        mine = {text(pos, m): m for m in pos.legal_moves()}
+        assert set(mine) == set(sf.legal_moves(name, start, moves)), f"{name} after {' '.join(moves)}"
+        choice = rng.choice(sorted(mine))
+        pos.make(mine[choice])
+        moves.append(choice)
+    if pos.outcome() is None:
+        walk(pos, name, sf.get_fen(name, start, moves), 2)
+
+
+# Positions that use each game's own rules: castling on wide boards and from the second rank,
+# promotion in deep zones, drops, en passant of diagonal pawns, hoppers.
+POSITIONS = [
+    ("capablanca", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1", 3),
+    ("embassy", "r3k4r/10/10/10/10/10/10/R3K4R b KQkq - 0 1", 3),
+    ("shako", "c8c/er3k2re/10/10/10/10/10/10/ER3K2RE/C8C w KQkq - 0 1", 3),  # castling on the second rank
+    ("shako", "4k5/1P8/10/10/4c5/10/10/10/10/4K5 w - - 0 1", 3),           # cannon screens, promotion
+    ("makruk", "4k3/8/2P5/8/8/5p2/8/4K3 w - - 0 1", 4),                  # forced promotion on the 6th rank
+    ("ai-wok", "4k3/8/2P5/8/8/5p2/8/4K3 w - - 0 1", 3),
+    ("asean", "4k3/2P5/8/8/8/8/5p2/4K3 w - - 0 1", 3),
+    ("chessgi", "r3k2r/pP4pp/8/8/8/8/P5Pp/R3K2R[QNbp] w KQkq - 0 1", 2),  # drops on the first rank
+    ("pocketknight", "r3k2r/8/8/8/8/8/8/R3K2R[Nn] w KQkq - 0 1", 2),
+    ("berolina", "4k3/8/8/8/2p5/8/3P4/4K3 w - - 0 1", 3),                # diagonal double step, en passant
+    ("berolina", "4k3/8/8/8/8/8/1p6/R3K3 b Q - 0 1", 3),
+    ("grasshopper", "4k3/8/3g4/8/1G3p2/8/8/4K3 w - - 0 1", 3),
+    ("newzealand", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 2),
+    ("perfect", "c3k2r/8/8/8/8/8/8/C3K2R w KQkq - 0 1", 2),              # castling with a chancellor
+    ("knightmate", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 3),           # a royal knight castles
+    ("extinction", "rnbqkbnr/pP1p3p/8/8/8/8/P2P3P/RNBQKBNR w - - 0 1", 2),        # promotion to a (non-royal) king
+    ("georgian", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", 2),                # no en passant
+    ("tencubed", "10/4k5/10/10/10/10/10/3P6/4K5/10 w - - 0 1", 3),       # double step from the third rank
+    ("courier", "12/5k6/12/12/12/12/1p10/4RK6 b - - 0 1", 3),
+    ("shatranj", "4k1n1/1P6/8/8/8/8/6p1/4K1N1 w - - 0 1", 3),
+    ("losalamos", "2k3/P5/6/6/4p1/1K4 w - - 0 1", 3),
+    ("gardner", "2k2/P4/5/4p/1K3 w - - 0 1", 3),
+    ("modern", "r3k3r/1P7/9/9/9/9/9/9/R3K3R w KQkq - 0 1", 2),
+    ("nightrider", "4k3/8/8/3n4/8/8/8/N3K3 w - - 0 1", 3),
+]
+
+
+@pytest.mark.parametrize("name,fen,depth", POSITIONS)
+def test_special_positions(name, fen, depth):
+    assert walk(from_fen(game(name), fen), name, fen, depth) > 0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 518])
+def test_chess960_arrays(seed):
+    """The ID-text Chess960 against Fairy-Stockfish's chess with Chess960 castling."""
+    pos = Position(game("chess960"), f"shuffle-{seed}")
+    fen = to_fen(pos)
+    assert walk(pos, "chess", fen, 3, chess960=True) > 7000
+
+
+def test_chess960_castling():
+    v = game("chess960")
+    fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1"
+    assert walk(from_fen(v, fen), "chess", fen, 3, chess960=True) > 1000
+
+
+# -- the catalogue ------------------------------------------------------------------------------------
+def test_catalogue_search():
+    from morphchess.library import entry, search
+    assert {e.name for e in search("drops")} >= {"chessgi", "pocketknight"}
+    assert "chess" not in {e.name for e in search("drops")}
+    assert {e.name for e in search("morphs")} == {"crossroads", "morphing-chess", "morphomania", "snappy-chess"}
+    assert {e.name for e in search("hoppers")} == {"grasshopper", "shako"}
+    assert {e.name for e in search("10x8 castling")} == {"capablanca", "centaur", "embassy", "gothic"}
+    assert [e.name for e in search("capablanca")][:1] == ["capablanca"]
+    assert search("no such thing at all") == []
+    e = entry("chancellor")
+    assert (e.title, e.author, e.size, e.fairy_name) == ("Chancellor Chess", "Benjamin R. Foster", "9x9", "chancellor")
+    assert entry("chess960").fairy_name == "fischerandom" and entry("crossroads").fairy_name is None
+    assert all(entry(n).rules.startswith("http") for n in LIBRARY)
+
+
+def test_cli_variants_search_and_perft_of_a_section(capsys, tmp_path):
+    from morphchess.cli import main
+    assert main(["variants", "--search", "drops"]) == 0
+    out = capsys.readouterr().out
+    assert "chessgi" in out and "pocketknight" in out and "crossroads" not in out
+    assert main(["variants", "--search", "no-such-feature"]) == 2
+    assert "no built-in variant fits" in capsys.readouterr().err
+    path = tmp_path / "my.ini"
+    path.write_text("[myvariant:chess]\ncustomPiece1 = a:BN\n"
+                    "startFen = rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1\n")
+    sf.load_variant_config(path.read_text())
+    assert main(["perft", f"{path}:myvariant", "3"]) == 0
+    counted = int(capsys.readouterr().out.split()[-1])
+    fen = sf.start_fen("myvariant")
+    first = sf.legal_moves("myvariant", fen, [])
+    assert counted == sum(len(sf.legal_moves("myvariant", fen, [m, n]))
+                          for m in first for n in sf.legal_moves("myvariant", fen, [m]))
+
+
+def test_cli_convert_definition(capsys):
+    from morphchess.cli import main
+    assert main(["convert-definition", "crossroads"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("[crossroads]") and "lost: morph tables" in captured.err
+    assert main(["convert-definition", "capablanca"]) == 0
+    assert capsys.readouterr().out.startswith("files=10 ranks=8")
+    assert main(["convert-definition", "capablanca", "--to", "fairy"]) == 2

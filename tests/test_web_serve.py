@@ -1,0 +1,135 @@
+"""A real ``morphchess serve`` process run for others: SIGTERM and SIGINT stop it while pages hold event
+streams, X-Forwarded-For is believed only from a trusted proxy, /healthz answers from the database, the
+access log holds no token, and every limit option is checked (exit status 2, one line)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+from online_support import read_events  # noqa: E402
+from programs import free_port  # noqa: E402
+
+
+class Serve:
+    """``morphchess serve`` in a subprocess on a free port, its stderr kept."""
+
+    def __init__(self, tmp_path, *options: str) -> None:
+        self.port = free_port()
+        self.log = tmp_path / f"serve-{self.port}.log"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "morphchess", "serve", "--port", str(self.port), "--db",
+             f"sqlite:///{tmp_path}/games.db", *options],
+            stdout=subprocess.DEVNULL, stderr=self.log.open("wb"))
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            try:
+                if self.call("GET", "/healthz")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        self.proc.kill()
+        raise RuntimeError("the server did not start: " + self.log.read_text()[-2000:])
+
+    def call(self, method: str, path: str, body: dict | None = None, headers: dict | None = None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request(method, path, None if body is None else json.dumps(body),
+                         {"Content-Type": "application/json", **(headers or {})})
+            r = conn.getresponse()
+            return r.status, json.loads(r.read() or b"null")
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture
+def served(tmp_path):
+    made: list[Serve] = []
+
+    def start(*options: str) -> Serve:
+        made.append(Serve(tmp_path, *options))
+        return made[-1]
+    yield start
+    for s in made:
+        s.stop()
+
+
+def _open_stream(port: int, gid: str) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    conn.request("GET", f"/api/games/{gid}/events")
+    response = conn.getresponse()
+    assert response.status == 200
+    assert b"retry:" in response.read1(100)
+    return response
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_server_while_pages_hold_event_streams(served, sig):
+    server = served()
+    status, g = server.call("POST", "/api/games", {"black": "human"})
+    assert status == 200
+    streams = [_open_stream(server.port, g["id"]) for _ in range(4)]
+    time.sleep(0.5)
+    start = time.monotonic()
+    server.proc.send_signal(sig)
+    server.proc.wait(10)
+    assert time.monotonic() - start < 5  # streams ended at once; SHUTDOWN_S is the backstop
+    for response in streams:  # each stream was closed by the server (the page's EventSource reconnects)
+        while response.read1(1000):
+            pass
+    assert "Traceback" not in server.log.read_text()
+
+
+def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(served):
+    server = served("--games-per-minute", "2")
+    answers = [server.call("POST", "/api/games", {}, {"X-Forwarded-For": f"203.0.113.{i}"})[0] for i in range(3)]
+    assert answers == [200, 200, 429]  # a forged address is not a new client
+    proxied = served("--games-per-minute", "1", "--trusted-proxy", "127.0.0.1")
+    answers = [proxied.call("POST", "/api/games", {}, {"X-Forwarded-For": f"203.0.113.{i}"})[0] for i in range(3)]
+    assert answers == [200, 200, 200]  # three clients behind the proxy
+    assert proxied.call("POST", "/api/games", {}, {"X-Forwarded-For": "203.0.113.0"})[0] == 429
+
+
+def test_healthz_and_an_access_log_without_tokens(served):
+    server = served()
+    status, health = server.call("GET", "/healthz")
+    assert status == 200 and health == {"ok": True, "database": "sqlite"}
+    status, g = server.call("POST", "/api/games", {"black": "human"})
+    token = g["seat"]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    assert server.call("POST", f"/api/games/{g['id']}/moves", {"move": "e2e4", "ply": 0}, auth)[0] == 200
+    server.call("GET", f"/api/games/{g['id']}?seat={token}")
+    events = read_events(server.port, f"/api/games/{g['id']}/events?since=0", lambda ev: len(ev) >= 2)
+    assert events[0][1] == "move"
+    server.proc.send_signal(signal.SIGTERM)
+    server.proc.wait(10)
+    log = server.log.read_text()
+    assert f"POST /api/games/{g['id']}/moves 200" in log and "[redacted]" in log
+    assert token not in log
+
+
+@pytest.mark.parametrize("options, words", [
+    (["--games-per-minute", "-1"], "games-per-minute '-1': at least 1"),
+    (["--engine-seconds", "0"], "engine-seconds '0': at least 0.1"),
+    (["--engine-games", "two"], "engine-games 'two': not a number"),
+    (["--trusted-proxy", "proxy.example"], "trusted-proxy 'proxy.example': not an address"),
+    (["--definitions-cached", "0"], "definitions-cached '0': at least 1"),
+])
+def test_every_limit_option_is_checked_in_one_line(options, words):
+    r = subprocess.run([sys.executable, "-m", "morphchess", "serve", *options], capture_output=True, text=True,
+                       timeout=60, env={**os.environ})
+    assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
