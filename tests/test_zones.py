@@ -77,6 +77,8 @@ def test_confine_and_forbid_limit_the_targets():
     assert _targets("") == {"b1", "d1", "c2"}
     assert _targets("confine=W:b1-d1") == {"b1", "d1"}
     assert _targets("forbid=W:c2-e5") == {"b1", "d1"}
+    assert _targets("confine=W:b1 confine=W:c1-c2") == {"b1", "c2"}  # two items: both areas
+    assert _targets("confine=W:b1-d1 forbid=W:d1") == {"b1"}
 
 
 def test_zone_keys_say_what_is_wrong():
