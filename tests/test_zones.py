@@ -77,9 +77,31 @@ def test_confine_and_forbid_limit_the_targets():
     assert _targets("") == {"b1", "d1", "c2"}
     assert _targets("confine=W:b1-d1") == {"b1", "d1"}
     assert _targets("forbid=W:c2-e5") == {"b1", "d1"}
+    assert _targets("confine=W:b1 confine=W:c1-c2") == {"b1", "c2"}  # two items: both areas
+    assert _targets("confine=W:b1-d1 forbid=W:d1") == {"b1"}
 
 
 def test_zone_keys_say_what_is_wrong():
     for bad in ("confine=W", "forbid=X:a1", "confine=W:a1,,a5", "forbid=W:z9"):
         with pytest.raises(VariantError, match=bad.split("=")[0]):
             load(SMALL.format(zone=bad), "zones")
+
+
+def test_reach_and_attacks_stop_at_the_zone():
+    v = builtin("xiangqi")
+    t = v.tables
+    general = next(c for c in range(t.ncodes) if t.valid[c] and t.letter[c] == "K")
+    assert {v.square_name(to) for to, *_ in t.reach(general, v.square("d1"))} == {"e1", "d2"}
+    pos = from_fen(v, "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1")
+    assert not pos.attacked(v.square("c1"), 0)  # outside the palace the general attacks nothing
+    assert pos.attacked(v.square("d2"), 0) and not pos.attacked(v.square("e2"), 0)
+
+
+def test_drops_keep_out_of_the_zone():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        v = load("files=5 ranks=5 holdingsType=-1 forbid=W:a3-e5\nwazir:W:W::c1:1\nking:K:K::a1", "zones")
+    pos = Position(v)
+    drops = {v.square_name(m.target) for m in pos.legal_moves() if v.square_name(m.origin) == v.square_name(m.target)
+             and m.kind.name == "DROP"}
+    assert drops == {"b1", "d1", "e1", "a2", "b2", "c2", "d2", "e2"}

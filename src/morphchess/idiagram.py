@@ -533,9 +533,8 @@ def _zones(variant: Variant, items: _Items) -> None:
     """``confine=IDS:squares`` (the types stay on these squares) and ``forbid=IDS:squares`` (they
     never enter these), squares as in piece lines and from White's side (Black's mirrored by
     rank); ``flyingGeneral=1``: royal pieces may not face each other on an open file."""
-    everything = frozenset(range(variant.size))
-    barred: dict[int, frozenset[int]] = {}
-    for key in ("confine", "forbid"):
+    found: dict[str, dict[int, set[int]]] = {"confine": {}, "forbid": {}}  # key -> type -> squares
+    for key, by_type in found.items():
         for value in items.repeated.get(key, []):
             ids, colon, spec = value.partition(":")
             if not colon or not ids.strip() or not spec.strip():
@@ -543,11 +542,12 @@ def _zones(variant: Variant, items: _Items) -> None:
             white, black = _squares(spec, variant.files, variant.ranks, f"{key}={value}")
             if black:
                 raise VariantError(f"{key}={value}: give White's squares only (Black's are mirrored)")
-            squares = frozenset(white)
             for index in _letters(variant, ids.strip(), key, value):
-                barred[index] = barred.get(index, frozenset()) | (everything - squares if key == "confine"
-                                                                  else squares)
-    variant.barred = barred
+                by_type.setdefault(index, set()).update(white)
+    everything = set(range(variant.size))
+    confined, forbidden = found["confine"], found["forbid"]
+    variant.barred = {i: frozenset((everything - confined[i] if i in confined else set()) | forbidden.get(i, set()))
+                      for i in confined.keys() | forbidden.keys()}
     variant.flying_general = _int(items.params, "flyingGeneral", 0) != 0
 
 
