@@ -233,3 +233,10 @@ def test_conversions_refuse_what_does_not_convert():
         to_fairy(quiet_load("files=5 ranks=5\npawn:P:fW::a2\nqueen:+Q:Q::b1\nking:K:K::e1\n"))
     _text, lost = to_fairy(builtin("polymorph"))
     assert any("transformations" in line for line in lost) and any("setups" in line for line in lost)
+
+
+def test_every_key_is_in_the_table_of_docs_definitions():
+    from morphchess.fairy_ini import KEYS, PIECE_BETZA
+    doc = Path(__file__).parents[1].joinpath("docs/definitions.md").read_text()
+    table = doc[doc.index("### Every key and what morphchess does with it"):]
+    assert [k for k in sorted(KEYS | set(PIECE_BETZA)) if f"`{k}`" not in table] == []
