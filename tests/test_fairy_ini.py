@@ -240,3 +240,26 @@ def test_every_key_is_in_the_table_of_docs_definitions():
     doc = Path(__file__).parents[1].joinpath("docs/definitions.md").read_text()
     table = doc[doc.index("### Every key and what morphchess does with it"):]
     assert [k for k in sorted(KEYS | set(PIECE_BETZA)) if f"`{k}`" not in table] == []
+
+
+def test_mangled_text_gives_input_errors_only():
+    """Lines of the library's files dropped, doubled and mixed: every outcome is a variant or an
+    InputError (never another exception), so bad text never reaches the user as a traceback."""
+    import random
+
+    from morphchess import InputError
+    from morphchess.variants import definition_text, names
+    rng = random.Random(23)
+    lines = [line for n in names() if n.endswith(("i", "k", "r", "o", "a", "y", "t", "n", "e", "h"))
+             for line in definition_text(n).splitlines() if "=" in line]
+    values = ["", "-", "x", "0", "99", "*", "true", "a1 b2", "*3 *4", "q:", "q:XYZ", "10/10", "[Qq] w"]
+    for _case in range(300):
+        body = [rng.choice(lines) for _ in range(rng.randrange(1, 12))]
+        if rng.random() < 0.5:
+            key = rng.choice(body).split("=")[0]
+            body.append(f"{key}= {rng.choice(values)}")
+        text = f"[m:{rng.choice(['chess', 'capablanca', 'shogi', 'makruk'])}]\n" + "\n".join(body) + "\n"
+        try:
+            quiet_load(text, "m")
+        except InputError:
+            pass
