@@ -133,8 +133,10 @@ def test_catalogue_search():
     from morphchess.library import entry, search
     assert {e.name for e in search("drops")} >= {"chessgi", "pocketknight"}
     assert "chess" not in {e.name for e in search("drops")}
-    assert {e.name for e in search("morphs")} == {"crossroads", "morphing-chess", "morphomania", "snappy-chess"}
-    assert {e.name for e in search("hoppers")} == {"grasshopper", "shako"}
+    # Xiangqi's soldier morphs across the river; its cannon hops
+    assert {e.name for e in search("morphs")} == {"crossroads", "morphing-chess", "morphomania", "snappy-chess",
+                                                  "xiangqi"}
+    assert {e.name for e in search("hoppers")} == {"grasshopper", "shako", "xiangqi"}
     assert {e.name for e in search("10x8 castling")} == {"capablanca", "centaur", "embassy", "gothic"}
     assert [e.name for e in search("capablanca")][:1] == ["capablanca"]
     assert search("no such thing at all") == []

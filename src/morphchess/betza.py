@@ -12,7 +12,10 @@ seen from White's side (``dy > 0`` is forward, ``dx > 0`` is to White's right):
 
 Every construct of ``docs/definitions.md`` ("XBetza as morphchess reads it") is
 compiled; anything else (``t w x``, the unloads ``u`` it does not read, unknown atoms) is refused with a
-:class:`BetzaError` that names the construct: the notation is never guessed.
+:class:`BetzaError` that names the construct: the notation is never guessed.  Strings past
+:data:`MAX_TEXT` characters, moves of more than :data:`MAX_LEGS` legs and more than :data:`MAX_STEPS`
+one-leg directions are refused before they are expanded; :func:`expansion` bounds what a piece visits
+from one square, for the loader's limits.
 """
 
 from __future__ import annotations

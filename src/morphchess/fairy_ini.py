@@ -390,7 +390,7 @@ def _start(name: str, r: _Rules) -> _Start:
     fen = r.keys.get("startFen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     fields = fen.split()
     if not fields:
-        raise _refuse(name, r, "startFen", "empty")
+        raise _refuse(name, r, "startFen", "no position given")
     board_field = fields[0]
     hands: tuple[dict[str, int], dict[str, int]] = ({}, {})
     m = re.fullmatch(r"(.*?)\[([^\]]*)\]", board_field)

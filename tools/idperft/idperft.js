@@ -58,6 +58,32 @@ function idLines(text) {
   return items;
 }
 
+// The old script reads the type keys (royal=, iron=, ...) as one type number each; newer IDs, and
+// morphchess, also take IDs (royal=K).  Give the old script the numbers, one item per type.
+const TYPE_KEYS = ['royal', 'iron', 'protected', 'counterStrike', 'baring']; // its extinction= is a number
+
+function typeNumbers(lines) {
+  const ids = [];
+  for (const line of lines) {
+    const parts = line.split(':');
+    if (/^[^:]*=/.test(line) || parts.length < 5) continue;
+    const name = parts[0].toLowerCase();
+    if (name === 'hole' || (!parts[3] && !parts[0])) continue;
+    ids.push((parts[1] || parts[0][0] || '').toUpperCase());
+  }
+  const out = [];
+  for (const line of lines) {
+    const [key, value] = line.split('=', 2);
+    if (!TYPE_KEYS.includes(key) || value === undefined || /^\d+$/.test(value.trim())) { out.push(line); continue; }
+    for (const letter of value.trim().match(/\+?./g) || []) {
+      const n = ids.indexOf(letter.toUpperCase()) + 1;
+      if (!n) usage(`${line}: ${letter} is not the ID of a piece type`);
+      out.push(`${key}=${n}`);
+    }
+  }
+  return out;
+}
+
 // A repeatable Math.random, so that the script's piece values (which its capture rules use) do
 // not change between runs.
 function seededMath(seed) {
@@ -156,7 +182,7 @@ function main() {
   const ctx = page();
   vm.runInThisContext(script, { filename: args.script });
   vm.runInThisContext(WALKER, { filename: 'idperft-walker' });
-  const lines = idLines(text);
+  const lines = typeNumbers(idLines(text));
   const hands = (l) => !/^[^:]*=/.test(l) && parseInt(l.split(':')[5], 10) > 0;
   if (lines.some((l) => /^holdingsType=(?!0\b)/.test(l) || hands(l)))
     usage('definitions with hands are not supported: the script\'s AI generates no drops');

@@ -8,6 +8,7 @@ error shape, ``{"error": {"code": ..., "message": ...}}``.
 from __future__ import annotations
 
 import os
+import sys
 from collections import OrderedDict
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -44,6 +45,10 @@ from .views import variant_view
 __all__ = ["create_app", "app_from_env"]
 
 VIEW_CACHE = 32  # variant views kept per process
+# Engine searches are threads that never wait: with Python's default 5 ms switch interval a request
+# thread waits that long for the interpreter after each database call.  0.5 ms: another client's median
+# GET with ten engine games thinking went from 274 to 52 ms (bench/web_budgets.py, a loaded machine).
+SWITCH_S = 0.0005
 
 
 class Definition(BaseModel):
@@ -59,6 +64,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     data directory) with ``limits`` (default :class:`Limits`; a number: every rate limit that many a
     minute, as tests use); ``morphchess serve`` runs it with uvicorn."""
     limits = Limits.every_rate(limits) if isinstance(limits, int) else limits or Limits()
+    sys.setswitchinterval(SWITCH_S)
     db = Database(db_url or default_url())
     catalog = Catalog(db, limits.definitions_cached)
     store = Store(db, catalog)

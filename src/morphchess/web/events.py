@@ -24,7 +24,7 @@ from .db import now
 from .gameview import move_view, state_view
 from .store import Store
 
-__all__ = ["Notifier", "stream", "POLL_S", "PING_S"]
+__all__ = ["Notifier", "stream", "resume_from", "POLL_S", "PING_S"]
 
 POLL_S = 0.25
 PING_S = 15.0
@@ -64,6 +64,13 @@ class Notifier:
                 self._waiters[gid].discard(entry)
                 if not self._waiters[gid]:
                     del self._waiters[gid]
+
+
+def resume_from(last_event_id: str | None, since: int | None) -> int | None:
+    """Where a stream starts: after a reconnecting ``EventSource``'s ``Last-Event-ID`` (a whole number
+    of ASCII digits, at most 9 of them; anything else is ignored), else after ``since``."""
+    text = (last_event_id or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else since
 
 
 def _event(name: str, ply: int, data: dict) -> str:
