@@ -273,3 +273,21 @@ def test_pgn_record_carries_a_variants_ini_definition():
     assert '[VariantDefinition "[narrow:wide]"]' in text
     again = pgn.read(text).board
     assert again.variant.name == "narrow" and again.fen() == board.fen()
+
+
+def test_mobility_regions_and_flying_general_against_pyffish():
+    """mobilityRegion (read as the ID's confine=) and flyingGeneral, move lists against pyffish."""
+    sf = pytest.importorskip("pyffish")
+    from morphchess.notation import from_fen
+
+    from common import perft_against
+    text = ("[zoned:chess]\nmobilityRegionWhiteKing = c1 d1 e1 f1 c2 d2 e2 f2\n"
+            "mobilityRegionBlackKing = c8 d8 e8 f8 c7 d7 e7 f7\nmobilityRegionWhiteKnight = *1 *2 *3 *4\n"
+            "mobilityRegionBlackKnight = *8 *7 *6 *5\nflyingGeneral = true\ncastling = false\n")
+    sf.load_variant_config(text)
+    v = quiet_load(text, "zoned")
+    for fen in ("3k4/8/8/8/8/8/8/4K3 w - - 0 1", "3k4/8/8/3n4/8/2N5/8/4K3 w - - 0 1",
+                "r3k3/4p3/8/8/8/8/8/R3K2R b - - 0 1"):
+        perft_against(from_fen(v, fen), lambda moves, f=fen: set(sf.legal_moves("zoned", f, moves)), 3, None, move_text)
+    with pytest.raises(VariantError, match="mirrored"):
+        load("[z:chess]\nmobilityRegionWhiteKing = e1\nmobilityRegionBlackKing = d8\n", "z")
