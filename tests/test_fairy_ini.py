@@ -211,10 +211,18 @@ def test_to_id_and_back(name):
     assert to_fen(a) == to_fen(b) and a.perft(3) == b.perft(3)
 
 
-def test_to_id_reports_forced_promotion_lost():
+def test_to_id_reports_optional_zone_promotion_lost():
+    # the ID forces promotion anywhere in the zone: Makruk's forced promotion converts, an optional one does not
+    from morphchess import builtin
     from morphchess.convert import to_id
+    from morphchess.idiagram import load as load_id
     from morphchess.variants import definition_text
-    _text, lost = to_id(definition_text("makruk"), "makruk")
+    text, lost = to_id(definition_text("makruk"), "makruk")
+    assert not any("mandatoryPawnPromotion" in line for line in lost)
+    assert Position(load_id(text, "makruk")).perft(3) == Position(builtin("makruk")).perft(3)
+    optional = ("[optional:chess]\npromotionRegionWhite = *7 *8\npromotionRegionBlack = *1 *2\n"
+                "mandatoryPawnPromotion = false\n")
+    _text, lost = to_id(optional, "optional")
     assert any("mandatoryPawnPromotion" in line for line in lost)
 
 
@@ -225,3 +233,10 @@ def test_conversions_refuse_what_does_not_convert():
         to_fairy(quiet_load("files=5 ranks=5\npawn:P:fW::a2\nqueen:+Q:Q::b1\nking:K:K::e1\n"))
     _text, lost = to_fairy(builtin("polymorph"))
     assert any("transformations" in line for line in lost) and any("setups" in line for line in lost)
+
+
+def test_every_key_is_in_the_table_of_docs_definitions():
+    from morphchess.fairy_ini import KEYS, PIECE_BETZA
+    doc = Path(__file__).parents[1].joinpath("docs/definitions.md").read_text()
+    table = doc[doc.index("### Every key and what morphchess does with it"):]
+    assert [k for k in sorted(KEYS | set(PIECE_BETZA)) if f"`{k}`" not in table] == []

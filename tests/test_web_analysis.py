@@ -14,6 +14,7 @@ chess = pytest.importorskip("chess")
 chess_pgn = pytest.importorskip("chess.pgn")
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
+from morphchess.web.analysis import MAX_NODES  # noqa: E402
 
 
 def bearer(token: str | None) -> dict:
@@ -65,7 +66,7 @@ def test_the_analysis_tree_as_pgn_with_variations(client):
                                                                 {"move": "e4", "parent": 0}]})
     assert illegal.json()["error"]["code"] == "illegal_move" and "move 2" in illegal.json()["error"]["message"]
     deep = [{"move": "Nf3" if i % 4 == 0 else "Nf6" if i % 4 == 1 else "Ng1" if i % 4 == 2 else "Ng8",
-             "parent": i - 1} for i in range(5001)]
+             "parent": i - 1} for i in range(MAX_NODES + 1)]
     assert client.post("/api/analysis/pgn", json={"nodes": deep}).json()["error"]["code"] == "validation"
 
 

@@ -38,6 +38,7 @@ def test_my_games_lists_held_seats_your_move_first(client):
     assert [g["id"] for g in got] == [to_me["id"], mine["id"], waiting["id"], done["id"]]
     assert [g["your_turn"] for g in got] == [True, False, False, False]
     assert got[0]["you"] == ["white"] and got[1]["you"] == ["black"] and got[2]["turn"] == "black"
+    assert got[0]["free"] == ["black"] and got[1]["free"] == ["white"]  # nobody has taken the invites
     assert got[3]["status"] == "over" and got[3]["result"] == "0-1"
     assert waiting["seat"]["token"] not in str(got)
 

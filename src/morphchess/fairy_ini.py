@@ -2,8 +2,9 @@
 
 A section ``[name]`` or ``[name:parent]`` holds ``key = value`` lines (``#`` and ``;`` start comments).
 Reading follows Fairy-Stockfish's own order: a section starts from a copy of its parent (a section
-earlier in the text or a Fairy-Stockfish built-in, see :func:`parent_text`), or, without a parent,
-from the default template (orthodox chess rules without pieces); the section's board size, then
+earlier in the text, or a Fairy-Stockfish built-in morphchess knows: the library's ``.ini`` files and
+``variants/fairy-builtins.ini``), or, without a parent, from the default template (orthodox chess
+rules without pieces); the section's board size, then
 its pieces, then its rules are laid over it.  Piece-set keys (``promotionPieceTypes = qrbn``) name
 pieces by the letters the section knows when it is read.
 
@@ -123,29 +124,33 @@ class Section:
 
 
 def sections(text: str) -> dict[str, Section]:
-    """The sections of variants.ini text by name; VariantError for a line that is not ``key = value``."""
+    """The sections of variants.ini text by name; VariantError for a line that is not ``key = value``.
+    The comment lines just above a header belong to its section's text (its title and source)."""
     out: dict[str, Section] = {}
     current: Section | None = None
+    notes = ""  # comment and blank lines not yet given to a section
     for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
         line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            notes += raw + "\n"
+            continue
         if line.startswith("["):
             m = re.fullmatch(r"\[([^\]:]+)(?::([^\]]+))?\]\s*(?:[#;].*)?", line)
             if not m:
                 raise VariantError(f"line {number}: {line[:60]!r} is not a section header [name] or [name:parent]")
-            current = Section(m[1].strip(), (m[2] or "").strip(), {}, "", number)
+            current = Section(m[1].strip(), (m[2] or "").strip(), {}, notes.lstrip("\n") + raw + "\n", number)
             if current.name in out:
                 raise VariantError(f"line {number}: section [{current.name}] is defined twice")
             out[current.name] = current
-        elif current is None or not line or line.startswith(("#", ";")):
-            if current is None and line and not line.startswith(("#", ";")):
-                raise VariantError(f"line {number}: {line[:60]!r} comes before the first [section]")
+        elif current is None:
+            raise VariantError(f"line {number}: {line[:60]!r} comes before the first [section]")
         else:
             key, eq, value = line.partition("=")
             if not eq or not key.strip():
                 raise VariantError(f"[{current.name}] line {number}: {line[:60]!r} is not 'key = value'")
             current.keys[key.strip()] = value.strip()
-        if current is not None:
-            current.text += raw + "\n"
+            current.text += notes + raw + "\n"
+        notes = ""
     return out
 
 
@@ -160,12 +165,6 @@ def _builtin_sections() -> dict[str, Section]:
         for name, s in sections(p.read_text(encoding="utf-8")).items():
             out.setdefault(name, s)
     return out
-
-
-def parent_text(name: str) -> str | None:
-    """The section text of a Fairy-Stockfish built-in variant morphchess knows, with its ancestors."""
-    known = _builtin_sections()
-    return section_text(known, name) if name in known else None
 
 
 def section_text(found: dict[str, Section], name: str) -> str:
@@ -390,6 +389,8 @@ class _Start:
 def _start(name: str, r: _Rules) -> _Start:
     fen = r.keys.get("startFen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     fields = fen.split()
+    if not fields:
+        raise _refuse(name, r, "startFen", "no position given")
     board_field = fields[0]
     hands: tuple[dict[str, int], dict[str, int]] = ({}, {})
     m = re.fullmatch(r"(.*?)\[([^\]]*)\]", board_field)
@@ -429,8 +430,9 @@ def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
     """The Interactive Diagram text of section ``name`` (as :func:`load` picks it) and what it
     loses: rules the ID text cannot hold, and the warnings of reading it."""
     _found, section, out = _read(text, name)
-    lost = [f"mandatoryPawnPromotion: the pawn must promote anywhere in its {out.params['promoZone']}-rank zone; "
-            "the ID's promotion is optional before the last rank"] if out.promo_forced else []
+    zone = int(out.params.get("promoZone", "1"))
+    lost = [f"mandatoryPawnPromotion = false: the pawn may stay unpromoted in its {zone}-rank zone; "
+            "the ID forces promotion anywhere in the zone"] if zone > 1 and not out.promo_forced else []
     return _id_text(out), lost + out.notes
 
 
@@ -441,7 +443,7 @@ def load(text: str, name: str = "custom") -> Variant:
     variant = build(_id_text(out), section)
     variant.promo_forced = out.promo_forced
     variant.text = section_text(found, section)
-    variant.params = {"language": "fairy"}
+    variant.params = {}  # no ID keys: the text is variants.ini
     variant.warnings = out.notes
     for w in out.notes:
         warnings.warn(f"{section}: {w}", VariantWarning, stacklevel=2)

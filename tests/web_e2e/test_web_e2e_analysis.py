@@ -97,3 +97,21 @@ def test_no_engine_help_for_a_player_of_a_game_being_played(pages):
     bob.click("#an-close")
     click_move(bob, "e7", "e5", 2)  # the game goes on with Bob's real move
     wait_plies(ann, 2)
+
+
+def test_the_move_list_buttons_step_through_the_game(pages):
+    page = pages.open(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    start(page, "chess")
+    click_move(page, "e2", "e4", 1)
+    click_move(page, "e7", "e5", 2)
+    page.locator("#mv-back").tap()
+    page.wait_for_selector("#viewing:not([hidden])")
+    assert piece_on(page, "e5") is None and piece_on(page, "e4") == "P"
+    page.locator("#mv-start").tap()
+    page.wait_for_function("() => !document.querySelector('#moves .mv.current')")
+    assert piece_on(page, "e2") == "P"
+    page.locator("#mv-forward").tap()
+    page.wait_for_selector("#moves .mv.current[data-ply='1']")
+    page.locator("#mv-end").tap()
+    page.wait_for_selector("#viewing", state="hidden")
+    assert piece_on(page, "e5") == "p"

@@ -43,6 +43,7 @@ def test_my_games_lists_the_seats_this_browser_holds_your_move_first(pages):
     click_move(ann, "e2", "e4", 1)  # now Bob's move
     second = new_game_via_api(ann, mode="invite", side="white", name="Ann")["id"]  # Ann's move
     third = new_game_via_api(ann, mode="invite", side="white", name="Ann")["id"]
+    ann.once("dialog", lambda d: d.accept())  # "Resign this game?"
     ann.click("#resign")
     ann.wait_for_function("() => document.getElementById('status').textContent.includes('resigned')")
     ann.wait_for_function("id => document.querySelector(`#my-games-list ul[data-group='finished'] "

@@ -22,8 +22,10 @@ def test_two_people_play_live_a_spectator_watches_one_resigns(pages):
     wait_plies(bob, 1)  # live, without a reload
     wait_plies(watcher, 1)
     assert piece_on(bob, "e4") == "P"
-    sq(ann, "d2").click()  # not Ann's turn: nothing to pick up
-    assert ann.locator("#board .sq.selected").count() == 0
+    ann.wait_for_selector("#board .sq.movable[data-square='d2']")  # not Ann's turn: only for a premove
+    sq(ann, "d2").click()
+    sq(ann, "d2").click()  # put down again: nothing queued, nothing sent
+    assert ann.locator("#board .sq.selected").count() == 0 and ann.locator("#premove").is_hidden()
     click_move(bob, "e7", "e5", 2)
     wait_plies(ann, 2)
     assert not polls, polls  # the moves came by the event stream

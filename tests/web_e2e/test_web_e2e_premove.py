@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from web_e2e_support import click_move, new_game_via_api, piece_on, sq, wait_plies
+from web_e2e_support import click_move, new_game_via_api, piece_on, serious_findings, sq, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -27,6 +27,7 @@ def test_premoves_played_cancelled_and_refused(pages):
     wait_plies(bob, 1)
     queue(ann, "d2", "d4")  # while Bob thinks
     assert "d2-d4" in ann.inner_text("#premove")
+    assert not serious_findings(ann)
     sq(bob, "e7").tap()
     sq(bob, "e5").tap()
     wait_plies(ann, 3)  # Ann's premove went at once

@@ -22,6 +22,7 @@ def test_summary_rematch_with_colours_swapped_and_the_pgn_download(pages):
     with watcher.expect_download() as download:  # the record while the game goes on, from the Records box
         watcher.locator("#download-gc").tap()
     assert "P e2-e4" in Path(download.value.path()).read_text(encoding="utf-8")
+    bob.once("dialog", lambda d: d.accept())  # "Resign this game?"
     bob.click("#resign")
     for page in (ann, bob, watcher):
         page.wait_for_selector("#summary:not([hidden])")

@@ -18,6 +18,14 @@ def say(page, text: str) -> None:
     page.press("#talk-input", "Enter")
 
 
+def hide(page, hidden: bool) -> None:
+    page.evaluate("""hidden => {
+        const state = hidden ? 'hidden' : 'visible';
+        Object.defineProperty(document, 'visibilityState', {get: () => state, configurable: true});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""", hidden)
+
+
 def wait_talk(page, n: int) -> None:
     page.wait_for_function("n => document.querySelectorAll('#talk-messages li').length >= n", arg=n)
 
@@ -29,20 +37,28 @@ def test_a_player_and_a_spectator_talk_markup_stays_text_and_the_talk_closes(pag
     bob.wait_for_function("() => document.getElementById('audience').textContent === '2 spectators watching'")
     second.close()
     bob.wait_for_function("() => document.getElementById('audience').textContent === '1 spectator watching'")
+    hide(watcher, True)  # a page out of view closes its talk stream, and opens it again in view
+    bob.wait_for_function("() => document.getElementById('audience').textContent === ''")
+    say(bob, "while you were away")
+    wait_talk(ann, 1)
+    hide(watcher, False)
+    wait_talk(watcher, 1)
+    assert watcher.inner_text("#talk-messages li") == "Bob: while you were away"
+    bob.wait_for_function("() => document.getElementById('audience').textContent === '1 spectator watching'")
     click_move(ann, "e2", "e4", 1)
     wait_plies(watcher, 1)
     say(ann, MARKUP)
     for page in (ann, bob, watcher):  # live, through the talk's event stream
-        wait_talk(page, 1)
-    item = watcher.locator("#talk-messages li").first
+        wait_talk(page, 2)
+    item = watcher.locator("#talk-messages li").nth(1)
     assert item.inner_text() == f"Ann: {MARKUP}"
     assert watcher.locator("#talk-messages img, #talk-messages b").count() == 0
     assert not watcher.evaluate("window.pwned")
 
     watcher.locator("#talk-input").tap()
     say(watcher, "nice opening")
-    wait_talk(ann, 2)
-    assert ann.locator("#talk-messages li").nth(1).inner_text() == "spectator: nice opening"
+    wait_talk(ann, 3)
+    assert ann.locator("#talk-messages li").nth(2).inner_text() == "spectator: nice opening"
     assert watcher.evaluate("document.documentElement.scrollWidth") <= 390
     assert watcher.locator("#talk-spectators-label").is_hidden()  # only the players may close it
     assert not serious_findings(watcher)
@@ -56,7 +72,7 @@ def test_a_player_and_a_spectator_talk_markup_stays_text_and_the_talk_closes(pag
                               watcher.evaluate("location.pathname.split('/').pop()"))
     assert status == 403
     say(bob, "thanks")
-    wait_talk(ann, 3)
+    wait_talk(ann, 4)
     assert not serious_findings(ann)
     SHOTS.mkdir(parents=True, exist_ok=True)
     ann.locator("#talk").screenshot(path=str(SHOTS / "talk.png"))
@@ -64,4 +80,5 @@ def test_a_player_and_a_spectator_talk_markup_stays_text_and_the_talk_closes(pag
     ann.click("#export-pgn")
     ann.wait_for_function("() => document.getElementById('record-text').value.includes('thanks')")
     record = " ".join(ann.input_value("#record-text").split())
-    assert "1. e4 {Ann: <img" in record and "spectator: nice opening | Bob: thanks}" in record
+    assert "{Bob: while you were away} 1. e4 {Ann: <img" in record
+    assert "spectator: nice opening | Bob: thanks}" in record

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from web_e2e_support import click_move, game_id, wait_plies
+from web_e2e_support import click_move, game_id, serious_findings, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -36,6 +36,7 @@ def test_minutes_and_increment_of_ones_own(pages):
         page.select_option("#time-control", "custom")
         page.fill("#tc-minutes", "2")
         page.fill("#tc-increment", "1")
+        assert not serious_findings(page)
 
     ann, bob = invite_with(pages, choose)
     assert ann.inner_text("#clocks").split() == ["White", "2:00", "Black", "2:00"]
@@ -56,6 +57,7 @@ def test_days_per_move_notify_the_player_whose_move_comes(pages):
     assert ann.inner_text("#clocks").split() == ["White", "2", "d", "0", "h", "Black", "2", "d", "0", "h"]
     assert ann.locator("#notify").is_hidden()  # allowed already
     assert bob.locator("#notify").is_visible()  # Bob's browser has not been asked yet
+    assert not serious_findings(bob)
     ann.context.add_init_script(HIDDEN_AND_LISTENING)
     ann.reload()
     ann.wait_for_selector("body[data-ready='1']")

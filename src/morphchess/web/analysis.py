@@ -31,7 +31,7 @@ from .bots import Bots, info_view
 from .db import games
 from .errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
 from .gameview import board_view, legal_view
-from .limits import GENERATION_SECONDS, check, within
+from .limits import GENERATION_SECONDS, MAX_PLIES, check, within
 from .newgame import NewGame, start_board
 from .routes_games import pgn_headers, read_pasted
 from .store import Store, parse_move
@@ -40,7 +40,7 @@ __all__ = ["router", "MAX_SECONDS", "SEARCHES", "MAX_NODES", "MAX_NESTING"]
 
 MAX_SECONDS = 10.0
 SEARCHES = 2  # searches at once per process
-MAX_NODES = 5000  # moves in an exported analysis tree
+MAX_NODES = MAX_PLIES  # moves in an exported analysis tree (as many as a game may have)
 MAX_NESTING = 30  # variations inside variations
 router = APIRouter(prefix="/api/analysis")
 
@@ -258,4 +258,8 @@ def tree_pgn(request: Request, body: TreeIn):
     store = _store(request)
     start = _board(request, body)
     headers = pgn_headers(store.get(body.game)) if body.game else {}
-    return PlainTextResponse(pgn.write_lines(start, _lines(start, body.nodes), headers))
+    return PlainTextResponse(within(GENERATION_SECONDS, _tree_text, start, body.nodes, headers))
+
+
+def _tree_text(start: Board, nodes: list[NodeIn], headers: dict[str, str]) -> str:
+    return pgn.write_lines(start, _lines(start, nodes), headers)

@@ -13,12 +13,13 @@ from collections import OrderedDict
 from contextlib import asynccontextmanager
 from importlib import resources
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy import text
 
+from .. import library
 from . import apidocs, errors
 from .access import AccessLog, log_to_stderr
 from .analysis import router as analysis_router
@@ -144,11 +145,17 @@ def _add_variants(app: FastAPI, catalog: Catalog) -> None:
             out.append({"level": level, "limits": limits, "text": words})
         return out
 
-    @app.get("/api/variants", summary="every variant: built-in ones, then pasted definitions (newest first)")
-    def list_variants():
+    @app.get("/api/variants", summary="every variant: built-in ones, then pasted definitions (newest first); "
+             "search= keeps those that fit every word (name, title, inventor, board size such as 10x8, "
+             "feature such as drops, morphs, hoppers)")
+    def list_variants(search: str = Query("", max_length=library.MAX_QUERY)):
+        found = {e.name: e for e in library.search(search)}
         built = [{"key": k, **describe(v), "files": v.files, "ranks": v.ranks, "setups": list(v.setups),
-                  "builtin": True} for k, v in ((k, catalog.get(k)) for k in catalog.builtin_keys())]
-        return built + [{**d, "builtin": False} for d in catalog.pasted()]
+                  "features": list(found[k].features), "fairy_name": found[k].fairy_name, "builtin": True}
+                 for k, v in ((k, catalog.get(k)) for k in catalog.builtin_keys() if k in found)]
+        words = search.lower().split()
+        return built + [{**d, "builtin": False} for d in catalog.pasted()
+                        if all(w in f"{d['title']} {d['author']} {d['files']}x{d['ranks']}".lower() for w in words)]
 
     @app.get("/api/variants/{key}", summary="a variant: pieces (SVG, XBetza, move diagram, morph table), rules")
     def get_variant(key: str):

@@ -58,8 +58,9 @@ def my_games(request: Request, body: MyGamesIn):
             continue
         turn = _turn(row)
         mine = row["mode"] != "local" and row["status"] == "playing" and turn in you and row[turn] == "human"
+        free = [s for s in seats.SIDES if row[s] == "human" and not (row[f"{s}_token"] and row[f"{s}_joined"])]
         out.append({**summary_view(dict(row), titles.get(row["variant"], row["variant"])), "you": you,
-                    "turn": turn, "your_turn": mine})
+                    "turn": turn, "your_turn": mine, "free": free})
     out.sort(key=lambda v: v["updated"] or "", reverse=True)
     out.sort(key=_group)
     return {"games": out}

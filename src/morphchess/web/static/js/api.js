@@ -80,5 +80,5 @@ export const api = {
   myGames: (games) => call("POST", "/api/mygames", { games }),
   talk: (id, text, name) => call("POST", `${game(id)}/talk`, { text, name }),
   talkSpectators: (id, open) => call("POST", `${game(id)}/talk/spectators`, { open }),
-  talkEventsUrl: (id, player) => `${game(id)}/talk/events?since=0${player ? "&player=true" : ""}`,
+  talkEventsUrl: (id, player, since) => `${game(id)}/talk/events?since=${since}${player ? "&player=true" : ""}`,
 };

@@ -472,14 +472,20 @@ function wireAnalysisBoard() {
 }
 
 // -- wiring ----------------------------------------------------------------------------------------------
-function stepKeys(e) { // the arrow keys step through the game (outside the board and text boxes)
-  if (!app.game || analysisActive() || e.target.closest("textarea, select, input, #board, #chooser")) return;
-  if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
+const STEPS = { ArrowLeft: "back", ArrowRight: "forward", Home: "start", End: "end" };
+
+// Show the game's start, the move before or after the one shown, or its end.
+function step(where) {
   const last = app.game.history.length;
   const current = app.viewing === null ? last : app.viewing;
-  const ply = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last }[e.key];
+  const ply = { back: current - 1, forward: current + 1, start: 0, end: last }[where];
   const target = Math.max(0, Math.min(last, ply));
   if (target !== current) viewPly(target).catch((err) => notice(refusal("Showing the position", err)));
+}
+
+function stepKeys(e) { // the arrow keys step through the game (outside the board and text boxes)
+  if (!app.game || analysisActive() || e.target.closest("textarea, select, input, #board, #chooser")) return;
+  if (STEPS[e.key]) step(STEPS[e.key]);
 }
 
 function wire() {
@@ -522,6 +528,7 @@ function wire() {
   };
   $("back-to-game").onclick = () => viewPly(app.game.history.length).catch((e) => notice(refusal("Back to the game", e)));
   window.addEventListener("keydown", stepKeys);
+  for (const where of ["start", "back", "forward", "end"]) $(`mv-${where}`).onclick = () => step(where);
   window.addEventListener("morphchess:play", (e) => newGame({ definition: e.detail.definition }) // editor.js
     .catch((err) => notice(refusal("New game", err))));
   for (const radio of document.querySelectorAll('input[name="notation"]')) radio.onchange = drawMoves;

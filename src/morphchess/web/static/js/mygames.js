@@ -10,7 +10,7 @@ const GROUPS = [["mine", "Your move"], ["others", "Going on"], ["finished", "Fin
 
 function players(g) {
   return ["white", "black"].map((side) => (g.players[side] === "engine" ? "engine"
-    : g.you.includes(side) ? "you" : g.names[side] || "?")).join(" vs ");
+    : g.you.includes(side) ? "you" : g.free.includes(side) ? "(waiting)" : g.names[side] || "?")).join(" vs ");
 }
 
 function describe(g) {

@@ -10,6 +10,7 @@ let source = null;
 let shownId = null;
 let spectatorsMayWrite = true;
 let seated = false;
+let seatedShown = false; // whether we held a seat of the game when its talk was opened
 
 function writer(m) {
   if (m.role === "spectator") return m.name ? `${m.name} (spectator)` : "spectator";
@@ -42,17 +43,15 @@ function drawControls() {
   $("talk-spectators").checked = spectatorsMayWrite;
 }
 
-// Follow the talk of the game `id` (from its first message) and its number of spectators; a new
-// game empties the list.  `player`: we hold a seat (and are not counted).
-export function followTalk(id, player) {
-  if (id === shownId) return;
+// The newest message shown (its id), so that a stream opened again asks only for later ones.
+function newestShown() {
+  const last = $("talk-messages").lastElementChild;
+  return last ? Number(last.dataset.id) : 0;
+}
+
+function listen() {
   if (source) source.close();
-  shownId = id;
-  $("talk-messages").replaceChildren();
-  $("talk-error").textContent = "";
-  $("audience").textContent = "";
-  if (typeof EventSource === "undefined") return;
-  source = new EventSource(api.talkEventsUrl(id, player));
+  source = new EventSource(api.talkEventsUrl(shownId, seatedShown, newestShown()));
   source.addEventListener("audience", (e) => {
     const n = JSON.parse(e.data).spectators;
     $("audience").textContent = n ? `${n} spectator${n === 1 ? "" : "s"} watching` : "";
@@ -67,6 +66,30 @@ export function followTalk(id, player) {
   });
 }
 
+// Follow the talk of the game `id` (from its first message) and its number of spectators; a new
+// game empties the list.  `player`: we hold a seat (and are not counted).
+export function followTalk(id, player) {
+  if (id === shownId) return;
+  shownId = id;
+  seatedShown = player;
+  $("talk-messages").replaceChildren();
+  $("talk-error").textContent = "";
+  $("audience").textContent = "";
+  if (typeof EventSource !== "undefined" && document.visibilityState !== "hidden") listen();
+}
+
+// A page out of view closes its talk stream (a browser keeps six connections to one server: the
+// game's stream and the talk's take two a tab) and opens it again, for the later messages, in view.
+function visibility() {
+  if (!shownId || typeof EventSource === "undefined") return;
+  if (document.visibilityState === "hidden") {
+    if (source) source.close();
+    source = null;
+  } else if (!source) {
+    listen();
+  }
+}
+
 // The controls for the seats `you` hold in the game shown.
 export function drawTalk(you) {
   seated = you.length > 0;
@@ -75,6 +98,7 @@ export function drawTalk(you) {
 
 // nameOf(): the name a spectator writes under.
 export function wireTalk(nameOf) {
+  document.addEventListener("visibilitychange", visibility);
   $("talk-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const input = $("talk-input");
