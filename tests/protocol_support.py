@@ -64,3 +64,9 @@ class Session:
         self.send("quit")
         self.thread.join(timeout=20)
         assert not self.thread.is_alive()
+
+
+# The games played whole through each protocol: the ID-text built-ins and some of the library
+# (a wide board, a bare-king rule, drops, a deep promotion zone, a shuffled array).
+PROTOCOL_GAMES = ["crossroads", "morphing-chess", "morphomania", "snappy-chess", "polymorph", "capablanca", "shatranj",
+                  "chessgi", "makruk", "chess960"]

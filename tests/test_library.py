@@ -133,13 +133,15 @@ def test_catalogue_search():
     from morphchess.library import entry, search
     assert {e.name for e in search("drops")} >= {"chessgi", "pocketknight"}
     assert "chess" not in {e.name for e in search("drops")}
-    assert {e.name for e in search("morphs")} == {"crossroads", "morphing-chess", "morphomania", "snappy-chess"}
-    assert {e.name for e in search("hoppers")} == {"grasshopper", "shako"}
+    # Xiangqi's soldier morphs across the river; its cannon hops
+    assert {e.name for e in search("morphs")} == {"crossroads", "morphing-chess", "morphomania", "snappy-chess",
+                                                  "xiangqi"}
+    assert {e.name for e in search("hoppers")} == {"grasshopper", "shako", "xiangqi"}
     assert {e.name for e in search("10x8 castling")} == {"capablanca", "centaur", "embassy", "gothic"}
     assert [e.name for e in search("capablanca")][:1] == ["capablanca"]
     assert search("no such thing at all") == []
     e = entry("chancellor")
-    assert (e.title, e.author, e.size, e.fairy_name) == ("Chancellor Chess", "Benjamin R. Foster", "9x9", "chancellor")
+    assert (e.title, e.author, e.size, e.fairy_name) == ("Chancellor Chess", "Benjamin Foster", "9x9", "chancellor")
     assert entry("chess960").fairy_name == "fischerandom" and entry("crossroads").fairy_name is None
     assert all(entry(n).rules.startswith("http") for n in LIBRARY)
 
@@ -171,3 +173,33 @@ def test_cli_convert_definition(capsys):
     assert main(["convert-definition", "capablanca"]) == 0
     assert capsys.readouterr().out.startswith("files=10 ranks=8")
     assert main(["convert-definition", "capablanca", "--to", "fairy"]) == 2
+
+
+def test_web_catalogue_query(client):
+    listed = client.get("/api/variants", params={"search": "drops"}).json()
+    keys = {v["key"] for v in listed}
+    assert {"chessgi", "pocketknight"} <= keys and "chess" not in keys
+    assert all("drops" in v["features"] for v in listed if v["builtin"])
+    everything = client.get("/api/variants").json()
+    assert {v["key"] for v in everything if v["builtin"]} == set(variant_names())
+    by_key = {v["key"]: v for v in everything}
+    assert by_key["chess960"]["fairy_name"] == "fischerandom" and by_key["shako"]["features"][0] == "hoppers"
+
+
+def test_web_catalogue_query_attacks(client):
+    assert client.get("/api/variants", params={"search": "x" * 201}).status_code == 422  # over budget, no work
+    odd = client.get("/api/variants", params={"search": "<script>alert(1)</script> ' OR 1=1 --"})
+    assert odd.status_code == 200 and odd.json() == []
+
+
+def test_web_definition_box_takes_variants_ini(client):
+    """A pasted variants.ini section is told from ID text, compiled and playable."""
+    text = ("[mini-capa:chess]\ncustomPiece1 = a:BN\n"
+            "startFen = rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1\n")
+    posted = client.post("/api/variants", json={"definition": text})
+    assert posted.status_code == 200, posted.text
+    key = posted.json()["key"]
+    game = client.post("/api/games", json={"variant": key, "white": "human", "black": "human"})
+    assert game.status_code in (200, 201), game.text
+    refused = client.post("/api/variants", json={"definition": "[anti:chess]\nmustCapture = true\n"})
+    assert refused.status_code == 422 and "mustCapture" in refused.text

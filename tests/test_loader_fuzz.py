@@ -2,11 +2,12 @@
 refused with an InputError, within a time and a memory bound; one that loads compiles its move tables
 and lists the start position's moves within the same bounds.
 
-Inputs are definitions assembled from the loader's own vocabulary (keys with small, huge, signed and
+Inputs are Interactive Diagram definitions assembled from the loader's own vocabulary (keys with small, huge, signed and
 non-ASCII numbers; piece lines with random XBetza, square lists, hands and extra fields; morph tables
-and setups) and mutations of them.  The bounds are the loader's limits (docs/definitions.md, "Limits")
+and setups) and mutations of them, and Fairy-Stockfish variants.ini sections (the same loader's
+other language) of random played keys and values.  The bounds are the loader's limits (docs/definitions.md, "Limits")
 seen from outside: no input may take seconds or hundreds of megabytes.  ``MORPHCHESS_FUZZ=N`` runs N
-examples instead of the fixed, derandomised CI set (about 15 s).
+examples instead of the fixed, derandomised CI set (about 15 s for both).
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ import warnings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from morphchess import Position, load
+from morphchess import Position, fairy_ini, load
 from morphchess.errors import InputError
+from morphchess.loader import load as load_any
 
 _RUNS = int(os.environ.get("MORPHCHESS_FUZZ", "0"))
 fuzz = settings(max_examples=_RUNS or 120, deadline=None, derandomize=not _RUNS, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-SECONDS = 3.0  # per input, load and first move list together, traced (tracemalloc slows Python down)
+SECONDS = 3.0  # CPU seconds per input, load and first move list, traced (tracemalloc slows Python down)
 PEAK = 150 * 2**20  # bytes allocated at most at once per input
 
 _NUMBERS = st.one_of(st.integers(-3, 30).map(str), st.integers(0, 10**30).map(str),
@@ -67,7 +69,7 @@ def _mutate(text: str, data: st.DataObject) -> str:
 def test_every_definition_loads_or_is_refused_within_bounds(data):
     text = _mutate(data.draw(_DEFINITION) + "\nking:K:K::e1", data)
     tracemalloc.start()
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -76,7 +78,36 @@ def test_every_definition_loads_or_is_refused_within_bounds(data):
     except InputError as e:
         assert "\n" not in str(e)
     finally:
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
+        _size, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert elapsed < SECONDS, (elapsed, text[:200])
+    assert peak < PEAK, (peak, text[:200])
+
+
+_FAIRY_KEYS = st.sampled_from(sorted(fairy_ini.PLAYED) + ["customPiece1", "queen", "knight", "unknownKey"])
+_FAIRY_VALUES = st.one_of(_NUMBERS, _BETZA.map(lambda b: "x:" + b), _SQUARES.map(lambda s: s.replace(",", " ")),
+                          st.sampled_from(["true", "false", "-", "*8", "a*", "win", "loss", "q", "n:N",
+                                           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]),
+                          st.text(max_size=8))
+_SECTION = st.lists(st.builds(lambda k, v: f"{k} = {v}", _FAIRY_KEYS, _FAIRY_VALUES), max_size=8).map(
+    lambda lines: "[fuzz:chess]\n" + "\n".join(lines) + "\n")
+
+
+@fuzz
+@given(text=_SECTION)
+def test_every_variants_ini_section_loads_or_is_refused_within_bounds(text):
+    load_any("[warm:chess]\n", "warm")  # reads the built-in sections once, outside the bound
+    tracemalloc.start()
+    start = time.process_time()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            Position(load_any(text, "fuzz")).legal_moves()
+    except InputError as e:
+        assert "\n" not in str(e)
+    finally:
+        elapsed = time.process_time() - start
         _size, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     assert elapsed < SECONDS, (elapsed, text[:200])

@@ -76,7 +76,7 @@ def test_move_diagrams_show_the_quiet_moves_and_captures_of_a_lone_piece(v):
     for t in v.types:
         drawn = tips(move_picture(v, t).svg())
         _pos, moves = lone_moves(v, t)
-        quiet = {v.square_name(m.target) for m in moves if m.kind is not Kind.LEGS}
+        quiet = {v.square_name(m.target) for m in moves if m.target != centre_square(v)}
         assert quiet == {s for s, w in drawn.items() if "move" in w.split(", ")}, t.name
         for sq in range(v.size):
             if sq == centre_square(v) or sq in v.holes:
@@ -198,6 +198,11 @@ def test_rules_in_words():
     assert "knishop (A)" in said["polymorph"]["Transformation"]
     assert "Morphing" not in said["chess"] and "Morphing" in said["morphomania"]
     assert "warlock (W)" in said["elven-chess.txt"]["Captures"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        limited = load(builtin("chess").text.replace("promoChoice=QRBN", "promoChoice=!Q*RB2N"))
+    assert "(queen (Q) not on the last rank; rook (R) only while one is in hand; bishop (B) only within 2 rank(s)" \
+        in dict(rule_sentences(limited))["Promotion"]
     shogi = dict(rule_sentences(real("elven-shogi.txt")))
     assert shogi["Promotion"].startswith("Shogi style") and "pawn to dwarf" in shogi["Promotion"]
 

@@ -16,8 +16,7 @@ from morphchess.protocols.common import Clock, move_budget_ms
 from morphchess.protocols.uci import main, parse_go, search_limits
 from morphchess.variants import builtin
 
-from common import VARIANTS
-from protocol_support import ENGINE, Session, engine_command
+from protocol_support import ENGINE, PROTOCOL_GAMES, Session, engine_command
 
 pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
 
@@ -40,7 +39,7 @@ def test_python_chess_plays_a_whole_game():
     assert board.is_checkmate() and board.turn == chess.BLACK
 
 
-@pytest.mark.parametrize("variant", [n for n in VARIANTS if n != "chess"])
+@pytest.mark.parametrize("variant", PROTOCOL_GAMES)
 def test_every_variant_through_uci(variant):
     """A whole game of each variant, the engine behind UCI (UCI_Variant) against a random player."""
     r = run_match(variant, f"uci:{engine_command('uci')}", "random", 1, movetime_ms=30, seed=5)
@@ -144,3 +143,25 @@ def _crossroads_after(*moves):
     for m in moves:
         board.push_uci(m)
     return board
+
+
+def test_variants_under_fairy_stockfish_names():
+    """UCI_Variant lists Fairy-Stockfish's names (fischerandom, capablanca, makruk) and morphchess's
+    own for the games Fairy-Stockfish does not have; both spellings of chess960 select it."""
+    s = Session(main)
+    s.send("uci")
+    option = next(line for line in s.quiet(1.0) if line.startswith("option name UCI_Variant"))
+    offered = option.split(" var ")[1:]
+    assert {"chess", "fischerandom", "capablanca", "makruk", "shatranj", "crossroads"} <= set(offered)
+    assert "chess960" not in offered
+    for name in ("fischerandom", "chess960"):
+        s.send(f"setoption name UCI_Variant value {name}", "position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1",
+               "go depth 1")
+        assert s.expect("bestmove").split()[1]
+    s.send("setoption name UCI_Variant value capablanca", "position startpos moves j2j4", "go depth 1")
+    assert s.expect("bestmove").split()[1][0] in "abcdefghij"
+    # Fairy-Stockfish's way to Chess960: chess with UCI_Chess960; castling is the king taking its rook
+    s.send("setoption name UCI_Variant value chess", "setoption name UCI_Chess960 value true",
+           "position fen 4k3/8/8/8/8/8/8/1R2K1R1 w KQ - 0 1 moves e1g1", "go depth 1")
+    assert s.expect("bestmove").split()[1][0] == "e"  # Black's king: White castled onto f1 and g1
+    s.close()

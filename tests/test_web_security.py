@@ -8,6 +8,7 @@ The real ``morphchess serve`` process (signals, X-Forwarded-For, health) is in t
 from __future__ import annotations
 
 import logging
+import resource
 import time
 from pathlib import Path
 
@@ -258,11 +259,11 @@ def test_long_texts_are_stored_the_same_on_both_databases(client):
     r = client.post("/api/variants", json={"definition": f"{author}\nfiles=8 ranks=8\nking:K:K:king:e1"})
     assert r.status_code == 200, r.text
     assert len(r.json()["author"]) == 200 and r.json()["author"].endswith("…")
-    random_setup = "shuffle-" + "7" * 45  # a setup name over 40 characters
-    r = client.post("/api/games", json={"definition": read_definition("capablanca-random.txt"),
-                                        "setup": random_setup, "black": "human"})
+    named = "Long" * 15  # a setup name over 40 characters
+    text = f"files=8 ranks=8\nking:K:K:king:e1\nrook:R:R:rook:a1\nsetup={named}:4k3/8/8/8/8/8/8/R3K3"
+    r = client.post("/api/games", json={"definition": text, "setup": named, "black": "human"})
     assert r.status_code == 200, r.text
-    assert Seat(client, r.json()["id"], None).state()["setup"] == random_setup
+    assert Seat(client, r.json()["id"], None).state()["setup"] == named
     r = client.post("/api/games", json={"definition": MULTI_LEG, "black": "human"})
     assert r.status_code == 200, r.text
     seat = Seat(client, r.json()["id"], r.json()["seat"]["token"])
@@ -277,8 +278,13 @@ def test_long_texts_are_stored_the_same_on_both_databases(client):
     ("files=8 ranks=8\nking:K:K:king:e1\npawn:P:fmW:pawn:a2:100000000000000000000", True),
     ("files=8 ranks=8\nking:K:K:king:e1\nodd:O:" + "mafs" * 1000 + ":rook:a1", True),
     ("files=8 ranks=8\nking:K:K:king:e1\nnul\x00:N:N:knight:b1", True),  # PostgreSQL cannot store a NUL
+    ("files=26 ranks=1000000000\nking:K:K:king:e1", True),  # several GB before the loader's bounds
+    ("files=26 ranks=1" + "0" * 200 + "\nking:K:K:king:e1", True),
+    ("files=8 ranks=8\nking:K:K:king:e1\nodd:O:" + "mafs" * 30 + ":rook:a1", True),  # ran forever
+    ("files=8 ranks=8\nking:K:K:king:e1\npawn:P:fmW:pawn:a2:10000000", True),  # 20 MB answers
 ])
 def test_hostile_definitions_are_never_a_500(client, definition, bad):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     games_before = rows(client, games)
     requests = [("/api/variants", {"definition": definition}), ("/api/games", {"definition": definition}),
                 ("/api/import", {"text": "1. e4", "definition": definition})]
@@ -289,6 +295,7 @@ def test_hostile_definitions_are_never_a_500(client, definition, bad):
         assert time.monotonic() - start < 8, path
     if bad:
         assert rows(client, games) == games_before
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 200 * 1024  # KB: under 200 MB more
 
 
 def test_a_nul_character_anywhere_is_refused_alike_on_both_databases(client):
@@ -331,3 +338,31 @@ def test_the_access_log_never_holds_a_token(client, caplog):
     lines = [r.getMessage() for r in caplog.records if r.name == "morphchess.access"]
     assert len(lines) == 5 and f"POST /api/games/{seat.gid}/moves 200" in lines[1]  # a GET, then the move
     assert all(seat.token not in line for line in lines) and sum("[redacted]" in line for line in lines) == 3
+
+
+def test_odd_numbers_in_headers_and_queries_are_never_a_500(client):
+    seat = local(client)
+    for headers in ({"Last-Event-ID": "9" * 5000}, {"Last-Event-ID": "٨".encode()}, {"Last-Event-ID": "-1"}):
+        with client.stream("GET", f"/api/games/{seat.gid}/events", headers=headers) as r:
+            assert r.status_code == 200
+            assert next(r.iter_text()).startswith("retry:")
+    for path in (f"/api/games/{seat.gid}/events?since=" + "9" * 5000, f"/api/games/{seat.gid}/positions/" + "9" * 5000,
+                 f"/api/games/{seat.gid}/talk?since=" + "9" * 5000):
+        assert client.get(path).status_code in (404, 422), path
+    r = client.post("/api/variants", content=b"{}", headers={"Content-Length": "9" * 5000,
+                                                            "Content-Type": "application/json"})
+    assert r.status_code in (400, 413, 422)
+
+
+def test_old_rate_limit_counts_are_swept(tmp_path):
+    from datetime import timedelta
+
+    from morphchess.web.db import hits, now
+    with TestClient(create_app(f"sqlite:///{tmp_path}/g.db", Limits())) as c:
+        limiter = c.app.state.limiter
+        with c.app.state.store.db.write() as conn:  # a client that never came back
+            conn.execute(hits.insert().values(client="gone", action="game", at=now() - timedelta(hours=2)))
+        limiter.SWEEP_EVERY = 3
+        for _ in range(3):
+            assert c.post("/api/variants", json={"definition": "files=5 ranks=5\nking:K:K:king:c1"}).status_code == 200
+        assert rows(c, hits) == 3  # the three pastes; the old count is gone

@@ -31,8 +31,9 @@ king:K:K:king:f1
 
 
 def test_promo_choice_limits_by_rank():
-    assert choices(CHESS, "5k/6/6/P5/6/5K w - - 0 1") == {("a3a4", "P"), ("a3a4", "Q"), ("a3a4", "N")}
-    assert choices(CHESS, "5k/6/P5/6/6/5K w - - 0 1") == {("a4a5", x) for x in "PQRN"}
+    # promotion is forced in the whole zone, as the ID makes it (docs/rules.md): no ("a3a4", "P")
+    assert choices(CHESS, "5k/6/6/P5/6/5K w - - 0 1") == {("a3a4", "Q"), ("a3a4", "N")}
+    assert choices(CHESS, "5k/6/P5/6/6/5K w - - 0 1") == {("a4a5", x) for x in "QRN"}
     assert choices(CHESS, "5k/P5/6/6/6/5K w - - 0 1") == {("a5a6", "Q"), ("a5a6", "R")}  # forced, no N
 
 
@@ -106,3 +107,17 @@ def test_star_choices_come_from_the_hand():
     assert pos.hands[0][3] == 1
     empty = type(pos).from_board(v, pos.board)
     assert not [m for m in empty.legal_moves() if v.square_name(m.origin) == "a5"]  # nothing to become
+
+
+def test_optional_promotion_of_a_variants_ini_offers_every_choice():
+    """Fairy-Stockfish's mandatoryPawnPromotion=false: before the last rank of the zone the pawn may
+    stay, or promote to any choice (the ID's forced promotion does not apply)."""
+    from morphchess.loader import load as load_any
+    from morphchess.notation import move_to_coord
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        v = load_any("[optional:chess]\npromotionRegionWhite = *6 *7 *8\npromotionRegionBlack = *1 *2 *3\n"
+                     "mandatoryPawnPromotion = false\n", "optional")
+    pos = from_fen(v, "4k3/8/8/P7/8/8/8/4K3 w - - 0 1")
+    texts = {move_to_coord(pos, m) for m in pos.legal_moves() if m.origin == v.square("a5")}
+    assert texts == {"a5a6", "a5a6q", "a5a6r", "a5a6b", "a5a6n"}

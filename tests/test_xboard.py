@@ -34,8 +34,7 @@ from morphchess.variants import builtin
 from test_xbetza_drops import DEFINITION as CRAZYHOUSE
 from test_xbetza_shogi import DEFINITION as MINISHOGI
 
-from common import VARIANTS
-from protocol_support import ENGINE, Session, engine_command
+from protocol_support import ENGINE, PROTOCOL_GAMES, Session, engine_command
 
 pytestmark = pytest.mark.slow  # left out of the fast loop (-m "not slow")
 
@@ -53,7 +52,7 @@ def test_python_chess_plays_a_whole_game():
     assert board.is_checkmate() and board.turn == chess.WHITE
 
 
-@pytest.mark.parametrize("variant", [n for n in VARIANTS if n != "chess"])
+@pytest.mark.parametrize("variant", PROTOCOL_GAMES)
 def test_every_variant_through_xboard(variant):
     """A whole game of each variant, the engine behind CECP (``variant NAME``) against a random player."""
     r = run_match(variant, "random", f"xboard:{engine_command('xboard')}", 1, movetime_ms=30, seed=5)
@@ -167,7 +166,8 @@ def test_session():
     s = Session(main)
     s.send("xboard", "protover 2")
     features = s.expect("feature myname")
-    assert 'variants="normal,crossroads,' in features and "setboard=1" in features and "ping=1" in features
+    assert 'variants="normal,ai-wok,' in features and ",fischerandom," in features and ",crossroads," in features
+    assert "setboard=1" in features and "ping=1" in features
     s.expect("feature done=1")
     s.send("new", "variant crossroads")
     assert s.expect("setup (").endswith("9x9+0_fairy rnbqkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKQBNR w KQkq - 0 1")
@@ -317,3 +317,16 @@ def test_xboard_plays_a_definition_file(tmp_path, crazyhouse_file, minishogi_fil
              "mctokins": any(m.startswith("R@") for m in moves),  # a captured dragon dropped as a rook
              "mcdemo": "10x8+1_bughouse" in log and any(m.startswith("L@") for m in moves)}  # captures to no hand
     assert signs[name]
+
+
+def test_variants_under_fairy_stockfish_names():
+    """``variant capablanca`` and ``variant fischerandom`` (Fairy-Stockfish's and XBoard's names)
+    select the library's games and define them to XBoard."""
+    s = Session(main)
+    s.send("xboard", "protover 2")
+    s.expect("feature done=1")
+    s.send("variant capablanca")
+    assert s.expect("setup").split()[2].startswith("10x8")
+    s.send("variant fischerandom", "setboard 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1", "go")
+    assert s.expect("move ")
+    s.close()

@@ -12,7 +12,10 @@ seen from White's side (``dy > 0`` is forward, ``dx > 0`` is to White's right):
 
 Every construct of ``docs/definitions.md`` ("XBetza as morphchess reads it") is
 compiled; anything else (``t w x``, the unloads ``u`` it does not read, unknown atoms) is refused with a
-:class:`BetzaError` that names the construct: the notation is never guessed.
+:class:`BetzaError` that names the construct: the notation is never guessed.  Strings past
+:data:`MAX_TEXT` characters, moves of more than :data:`MAX_LEGS` legs and more than :data:`MAX_STEPS`
+one-leg directions are refused before they are expanded; :func:`expansion` bounds what a piece visits
+from one square, for the loader's limits.
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ class Step:
     lame: bool = False
     initial: bool = False
     half: bool = False  # the ID's '*' (``fmW*``): rides to the last rank of its own half, at least one step
+    # a lame leap that gives en-passant rights on the squares it passes, as the ID reads XBetza:
+    # 'n' after 'i' (the pawn's initial double step) or 'nn' (a double step from any square)
+    ep_rights: bool = False
 
 
 @dataclass(frozen=True)
@@ -278,6 +284,16 @@ def leg_vector(leg: Leg, d: int) -> tuple[int, int]:
     return ra * x + rb * y, rc * x + rd * y
 
 
+def _ep_rights(mods: str, x: int, y: int) -> bool:
+    """Does a lame leap give en-passant rights?  The ID's reading: an 'n' that follows an 'i' or
+    another 'n' on a leap of up to four squares (``ifmnD``, ``fmnnD``); morphchess also takes
+    ``nifmD``, the modifiers in either order."""
+    n = mods.find("n")
+    if n < 0 or max(abs(x), abs(y)) < 2 or max(abs(x), abs(y)) > 4:
+        return False
+    return "i" in mods or "n" in mods[n + 1:]
+
+
 def _lame_ok(text: str, pos: int, a: int, b: int, rider: bool) -> None:
     if rider and (a, b) not in ((1, 0), (1, 1)):
         raise BetzaError(text, pos, "lame riders ('n' on a rider) are not supported")
@@ -464,7 +480,7 @@ class _Collector:
             self.steps.append(Step(x, y, u.rng, move="m" in mods or not has_mode,
                                    capture="c" in mods or not has_mode, ep="e" in mods,
                                    lame="n" in mods and not (abs(x) <= 1 and abs(y) <= 1),
-                                   initial="i" in mods, half=u.half))
+                                   initial="i" in mods, half=u.half, ep_rights=_ep_rights(mods, x, y)))
 
     def universal(self, u: _Unit) -> None:
         """``d`` on the universal leaper (``dU``, Tamerlane II's king): a leap to any square that may

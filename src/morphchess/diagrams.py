@@ -11,7 +11,8 @@ Black piece put on each square in turn gives the captures; a hurdle on a square
 ``capture``      a capture there (also a piece taken on the way by a multi-leg move)
 ``hop-move``     a quiet move there, only over a hurdle (grasshoppers, cannons)
 ``hop-capture``  a capture there, only over a hurdle (the cannon's capture)
-``legs``         the end of a multi-leg move (where a locust lands), nothing plainer
+``legs``         where a multi-leg move ends that captures on the way (a locust's landing
+                 square) or comes back to its start, and no plainer move does
 ``initial``      every way there exists only while the piece has not moved
 ===============  ================================================================
 
@@ -103,8 +104,8 @@ class _Probe:
         out: dict[int, set[str]] = {}
         legs: set[int] = set()  # where moves of several legs end
         _pos, moves = self.moves()
-        for m in moves:
-            if m.kind is Kind.LEGS:
+        for m in moves:  # a move of several legs that comes back to its square marks it
+            if m.target == self.sq:
                 legs.add(m.target)
             else:
                 out.setdefault(m.target, set()).add("move")

@@ -2,8 +2,9 @@
 
 A section ``[name]`` or ``[name:parent]`` holds ``key = value`` lines (``#`` and ``;`` start comments).
 Reading follows Fairy-Stockfish's own order: a section starts from a copy of its parent (a section
-earlier in the text or a Fairy-Stockfish built-in, see :func:`parent_text`), or, without a parent,
-from the default template (orthodox chess rules without pieces); the section's board size, then
+earlier in the text, or a Fairy-Stockfish built-in morphchess knows: the library's ``.ini`` files and
+``variants/fairy-builtins.ini``), or, without a parent, from the default template (orthodox chess
+rules without pieces); the section's board size, then
 its pieces, then its rules are laid over it.  Piece-set keys (``promotionPieceTypes = qrbn``) name
 pieces by the letters the section knows when it is read.
 
@@ -60,13 +61,16 @@ PLAYED = {
     "castlingRookPiecesBlack", "castlingRookPiece", "checking", "stalemateValue", "checkmateValue", "nMoveRule",
     "nFoldRule", "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
-    "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks",
+    "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
 # Keys that change only how a finished game is scored: played without, with a warning.
+# (Fairy-Stockfish decides repetitions, perpetual checks and chases when a game may end, not in its
+# move generation, so those are scoring rules too.)
 SCORING = {"countingRule": "none", "materialCounting": "none", "nFoldValue": "draw", "nFoldValueAbsolute": "false",
-           "adjudicateFullBoard": "false", "stalematePieceCount": "false"}
+           "adjudicateFullBoard": "false", "stalematePieceCount": "false", "perpetualCheckIllegal": "false",
+           "moveRepetitionIllegal": "false", "chasingRule": "none"}
 # Keys of rules morphchess does not play, with the value that leaves the rule off.
 REFUSED = {
     "twoBoards": "false", "sittuyinPromotion": "false", "promotionLimit": "", "promotedPieceType": "",
@@ -81,8 +85,7 @@ REFUSED = {
     "wallingRegionBlack": "", "wallingRegion": "", "wallOrMove": "false", "seirawanGating": "false",
     "cambodianMoves": "false", "diagonalLines": "-", "pass": "false", "passWhite": "false", "passBlack": "false",
     "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
-    "makpongRule": "false", "flyingGeneral": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
-    "perpetualCheckIllegal": "false", "moveRepetitionIllegal": "false", "chasingRule": "none",
+    "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
     "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
     "extinctionPseudoRoyal": "false", "dupleCheck": "false", "flagPiece": "*", "flagPieceWhite": "*",
     "flagPieceBlack": "*", "flagRegion": "", "flagRegionWhite": "", "flagRegionBlack": "", "whiteFlag": "",
@@ -123,29 +126,33 @@ class Section:
 
 
 def sections(text: str) -> dict[str, Section]:
-    """The sections of variants.ini text by name; VariantError for a line that is not ``key = value``."""
+    """The sections of variants.ini text by name; VariantError for a line that is not ``key = value``.
+    The comment lines just above a header belong to its section's text (its title and source)."""
     out: dict[str, Section] = {}
     current: Section | None = None
+    notes = ""  # comment and blank lines not yet given to a section
     for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
         line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            notes += raw + "\n"
+            continue
         if line.startswith("["):
             m = re.fullmatch(r"\[([^\]:]+)(?::([^\]]+))?\]\s*(?:[#;].*)?", line)
             if not m:
                 raise VariantError(f"line {number}: {line[:60]!r} is not a section header [name] or [name:parent]")
-            current = Section(m[1].strip(), (m[2] or "").strip(), {}, "", number)
+            current = Section(m[1].strip(), (m[2] or "").strip(), {}, notes.lstrip("\n") + raw + "\n", number)
             if current.name in out:
                 raise VariantError(f"line {number}: section [{current.name}] is defined twice")
             out[current.name] = current
-        elif current is None or not line or line.startswith(("#", ";")):
-            if current is None and line and not line.startswith(("#", ";")):
-                raise VariantError(f"line {number}: {line[:60]!r} comes before the first [section]")
+        elif current is None:
+            raise VariantError(f"line {number}: {line[:60]!r} comes before the first [section]")
         else:
             key, eq, value = line.partition("=")
             if not eq or not key.strip():
                 raise VariantError(f"[{current.name}] line {number}: {line[:60]!r} is not 'key = value'")
             current.keys[key.strip()] = value.strip()
-        if current is not None:
-            current.text += raw + "\n"
+            current.text += notes + raw + "\n"
+        notes = ""
     return out
 
 
@@ -160,12 +167,6 @@ def _builtin_sections() -> dict[str, Section]:
         for name, s in sections(p.read_text(encoding="utf-8")).items():
             out.setdefault(name, s)
     return out
-
-
-def parent_text(name: str) -> str | None:
-    """The section text of a Fairy-Stockfish built-in variant morphchess knows, with its ancestors."""
-    known = _builtin_sections()
-    return section_text(known, name) if name in known else None
 
 
 def section_text(found: dict[str, Section], name: str) -> str:
@@ -337,6 +338,7 @@ class _Out:
 
     params: dict[str, str] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
+    zones: list[str] = field(default_factory=list)  # confine= items, one a type
     promo_forced: bool = False
     notes: list[str] = field(default_factory=list)
 
@@ -357,9 +359,8 @@ def _check_keys(name: str, r: _Rules, out: _Out) -> None:
         elif key in REFUSED:
             if value.strip().lower() != REFUSED[key] and not (value.strip() in ("-", "") and REFUSED[key] in ("-", "")):
                 raise _refuse(name, r, key, "morphchess does not play this rule")
-        elif key.startswith("mobilityRegion"):
-            if value.strip() not in ("", "-"):
-                raise _refuse(name, r, key, "morphchess does not confine pieces to regions")
+        elif key.startswith(("mobilityRegionWhite", "mobilityRegionBlack")):
+            pass  # read with the pieces (_zones)
         else:
             out.notes.append(f"unknown key {key} = {value}: not a Fairy-Stockfish key morphchess knows, not used")
     if not _bool(r, "checking", True):
@@ -390,6 +391,8 @@ class _Start:
 def _start(name: str, r: _Rules) -> _Start:
     fen = r.keys.get("startFen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     fields = fen.split()
+    if not fields:
+        raise _refuse(name, r, "startFen", "no position given")
     board_field = fields[0]
     hands: tuple[dict[str, int], dict[str, int]] = ({}, {})
     m = re.fullmatch(r"(.*?)\[([^\]]*)\]", board_field)
@@ -429,8 +432,9 @@ def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
     """The Interactive Diagram text of section ``name`` (as :func:`load` picks it) and what it
     loses: rules the ID text cannot hold, and the warnings of reading it."""
     _found, section, out = _read(text, name)
-    lost = [f"mandatoryPawnPromotion: the pawn must promote anywhere in its {out.params['promoZone']}-rank zone; "
-            "the ID's promotion is optional before the last rank"] if out.promo_forced else []
+    zone = int(out.params.get("promoZone", "1"))
+    lost = [f"mandatoryPawnPromotion = false: the pawn may stay unpromoted in its {zone}-rank zone; "
+            "the ID forces promotion anywhere in the zone"] if zone > 1 and not out.promo_forced else []
     return _id_text(out), lost + out.notes
 
 
@@ -441,7 +445,7 @@ def load(text: str, name: str = "custom") -> Variant:
     variant = build(_id_text(out), section)
     variant.promo_forced = out.promo_forced
     variant.text = section_text(found, section)
-    variant.params = {"language": "fairy"}
+    variant.params = {}  # no ID keys: the text is variants.ini
     variant.warnings = out.notes
     for w in out.notes:
         warnings.warn(f"{section}: {w}", VariantWarning, stacklevel=2)
@@ -458,7 +462,7 @@ def _read(text: str, name: str) -> tuple[dict[str, Section], str, _Out]:
 
 
 def _id_text(out: _Out) -> str:
-    head = " ".join(f"{k}={v}" for k, v in out.params.items())
+    head = " ".join([*(f"{k}={v}" for k, v in out.params.items()), *out.zones])
     return "\n".join([head, *out.lines]) + "\n"
 
 
@@ -490,6 +494,7 @@ def _translate(name: str, r: _Rules) -> _Out:
     if not royal and "extinction" not in p:
         raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
     _drops(name, r, out, start)
+    _zones(name, r, out, letters)
     moves = _moves(name, r, start)
     for k in order:
         white = [sq for sq, c in sorted(start.board.items()) if c == letters[k]]
@@ -498,6 +503,23 @@ def _translate(name: str, r: _Rules) -> _Out:
         hand = f"{start.hands[0].get(letters[k].lower(), 0)},{start.hands[1].get(letters[k].lower(), 0)}"
         out.lines.append(f"{k}:{letters[k]}:{moves[k]}:{k}:{squares}:{hand}")
     return out
+
+
+def _zones(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
+    """Mobility regions as the ID's ``confine=`` (Black's must mirror White's by rank) and the
+    flying-general rule as ``flyingGeneral=1``."""
+    if _bool(r, "flyingGeneral", False):
+        out.params["flyingGeneral"] = "1"
+    F = r.files
+    for key in [k for k in r.keys if k.startswith(("mobilityRegionWhite", "mobilityRegionBlack"))]:
+        suffix = key[len("mobilityRegionWhite"):]
+        piece = next((k for k in r.pieces if k[0].upper() + k[1:] == suffix), None)
+        white, black = _region(r, "mobilityRegionWhite" + suffix), _region(r, "mobilityRegionBlack" + suffix)
+        if piece is None or not (white or black) or key.startswith("mobilityRegionBlack") and white is not None:
+            continue  # a piece the variant does not have, an empty region, or the pair read once
+        if black is None or white is None or black != {(r.ranks - 1 - sq // F) * F + sq % F for sq in white}:
+            raise _refuse(name, r, key, "a region for one side only, or Black's not White's mirrored by rank")
+        out.zones.append(f"confine={letters[piece]}:{','.join(_sq(r, sq) for sq in sorted(white))}")
 
 
 def _sq(r: _Rules, sq: int) -> str:

@@ -7,7 +7,7 @@ comments.  :func:`load` runs five named steps: read the items, build the
 piece types, settle royalty, read the rules, place the setups.  Besides the
 ID's own keys, morphchess reads a few of its own, documented in
 ``docs/definitions.md``: ``transform``, ``setup``, ``bareKing``,
-``fiftyMoves`` and ``repetitions``.
+``fiftyMoves``, ``repetitions`` and the zones ``confine``, ``forbid`` and ``flyingGeneral``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ _RULE_KEYS = {
     "files", "ranks", "promoZone", "promoChoice", "maxPromote", "promoOffset", "stalemate", "baring",
     "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions", "enPassant", "holdingsType",
     "shuffle", "protected", "counterStrike", "iron", "antiTrade", "extinction", "succession", "satellite",
-    "castleFlip", "autoGate", "zonal",
+    "castleFlip", "autoGate", "zonal", "confine", "forbid", "flyingGeneral",
 }
 
 # The moves the ID gives a piece line whose move field is empty, looked up by
@@ -63,6 +63,7 @@ _NUMBER = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only, at most nine (the ID
 # Limits, checked before the work they bound (docs/definitions.md, "Limits").
 MAX_FILES, MAX_RANKS = 26, 99
 MAX_TYPES = 52  # one per ID: 26 letters and 26 '+' letters
+MAX_NAME = 100  # characters of a piece's or a setup's name (they reach pages and records)
 MAX_EXPANSION = 20_000  # squares one piece visits from one square (betza.expansion)
 MAX_TABLE = 10_000_000  # squares times the expansions of every type: the move tables' size
 MAX_POSITION = 50_000  # the expansions of every piece of a start array and its hands: one move list's work
@@ -120,6 +121,7 @@ def build(text: str, name: str = "custom") -> Variant:
     warns += _resolve_morphs(variant, built.morphs)
     _royalty(variant, items)
     _rules(variant, items)
+    _zones(variant, items)
     _setups(variant, items, built)
     warns += _not_enforced(variant, items) + _outside_text(variant)
     variant.warnings = warns
@@ -138,7 +140,7 @@ def _read_items(text: str) -> _Items:
             if not out.pieces:
                 raise VariantError(f"{item[:40]}: morph= before any piece line")
             if out.pieces[-1][1] is not None:
-                raise VariantError(f"piece {out.pieces[-1][0].split(':')[0]!r}: two morph= tables")
+                raise VariantError(f"piece {quote(out.pieces[-1][0].split(':')[0])}: two morph= tables")
             out.pieces[-1][1] = value
         elif key == "setup":
             out.setups.append(value)
@@ -169,12 +171,12 @@ def _split(text: str) -> list[str]:
                 elif items:
                     items[-1] = f"{items[-1]} {pending}"
                 else:
-                    raise VariantError(f"unexpected text {pending!r} before the first item")
+                    raise VariantError(f"unexpected text {quote(pending)} before the first item")
                 pending = ""
             items.append(tok)
         if pending:
             if not items:
-                raise VariantError(f"unexpected text {pending!r} before the first item")
+                raise VariantError(f"unexpected text {quote(pending)} before the first item")
             items[-1] = f"{items[-1]} {pending}"
     return items
 
@@ -213,7 +215,7 @@ def _piece_types(items: _Items, files: int, ranks: int) -> _Types:
     for line, morph_value in items.pieces:
         fields = line.split(":")
         pname = fields[0].strip()
-        where = f"piece {pname or len(out.types) + 1!r}"
+        where = f"piece {quote(pname) if pname else len(out.types) + 1}"
         if _skipped(fields, line, out.notes):
             continue
         if len(fields) > 6:
@@ -297,9 +299,11 @@ def _share_ids(types: list[PieceType]) -> list[str]:
 def _piece_type(index: int, pname: str, fields: list[str], files: int, ranks: int, where: str) -> PieceType:
     """One piece type; an empty ID or move field takes the ID's default for the name."""
     key = pname.lower()
+    if len(pname) > MAX_NAME:
+        raise VariantError(f"piece {quote(pname)}: a name of {len(pname)} characters, at most {MAX_NAME}")
     letter = fields[1].strip() or ("N" if key == "knight" else pname[:1].upper())
     if not _ID.fullmatch(letter):
-        raise VariantError(f"{where}: ID {letter!r} must be a letter, or '+' and a letter "
+        raise VariantError(f"{where}: ID {quote(letter)} must be a letter, or '+' and a letter "
                            "(multi-letter IDs are not supported)")
     betza = fields[2].strip()
     if not betza:
@@ -339,7 +343,7 @@ def _squares(spec: str, files: int, ranks: int, where: str) -> tuple[list[int], 
             continue
         ends = part.split("-")
         if len(ends) > 2:
-            raise VariantError(f"{where}: bad square range {part!r}")
+            raise VariantError(f"{where}: bad square range {quote(part)}")
         coords = [_coord(e, files, ranks, where) for e in ends]
         (f0, r0), (f1, r1) = coords[0], coords[-1]
         if len(target) + (abs(r1 - r0) + 1) * (abs(f1 - f0) + 1) > files * ranks:
@@ -353,10 +357,10 @@ def _squares(spec: str, files: int, ranks: int, where: str) -> tuple[list[int], 
 def _coord(name: str, files: int, ranks: int, where: str) -> tuple[int, int]:
     m = re.fullmatch(r"([a-z])([0-9]{1,3})", name)
     if not m:
-        raise VariantError(f"{where}: {name!r} is not a square")
+        raise VariantError(f"{where}: {quote(name)} is not a square")
     f, r = ord(m[1]) - 97, int(m[2]) - 1
     if not (0 <= f < files and 0 <= r < ranks):
-        raise VariantError(f"{where}: square {name!r} is off the {files}x{ranks} board")
+        raise VariantError(f"{where}: square {quote(name)} is off the {files}x{ranks} board")
     return f, r
 
 
@@ -367,7 +371,7 @@ def _letters(variant: Variant, value: str, key: str, shown: str | None = None) -
         try:
             index = variant.type_by_letter(token).index
         except KeyError:
-            raise VariantError(f"{key}={shown or value}: {token!r} is not the ID of a piece type") from None
+            raise VariantError(f"{key}={cut(shown or value)}: {token!r} is not the ID of a piece type") from None
         if index not in out:
             out.append(index)
     return out
@@ -462,7 +466,7 @@ def _rules(variant: Variant, items: _Items) -> None:
     variant.baring = _int(params, "baring", 0, 0, 250) if "baring" in params else None
     bare = params.get("bareKing", "id").lower()
     if bare not in ("id", "immediate"):
-        raise VariantError(f"bareKing={bare}: use 'id' or 'immediate'")
+        raise VariantError(f"bareKing={cut(bare)}: use 'id' or 'immediate'")
     variant.bare_king_immediate = bare == "immediate"
     variant.en_passant = _int(params, "enPassant", 1, 0, 1) != 0
     variant.fifty_moves = _int(params, "fiftyMoves", 50, 0, 10_000)
@@ -496,7 +500,7 @@ def _promo_choice(variant: Variant, value: str | None) -> None:
         if prefix or depth:
             limits[index] = PromoLimit(prefix == "!", prefix == "*", int(depth) if depth else 0)
     if re.sub(r"([!*]?)(\+?[^!*+\d])(\d*)", "", value):
-        raise VariantError(f"promoChoice={value}: use IDs, each after an optional '!' or '*' "
+        raise VariantError(f"promoChoice={cut(value)}: use IDs, each after an optional '!' or '*' "
                            "and before an optional rank count")
     variant.promo_choice = choices
     variant.promo_limits = limits
@@ -507,9 +511,9 @@ def _transforms(variant: Variant, params: dict) -> None:
     for group in filter(None, params.get("transform", "").split(",")):
         ids = _letters(variant, group, "transform")
         if len(ids) < 2:
-            raise VariantError(f"transform={group}: a group needs at least two piece types")
+            raise VariantError(f"transform={cut(group)}: a group needs at least two piece types")
         if any(variant.type(i).royal for i in ids):
-            raise VariantError(f"transform={group}: royal types cannot transform")
+            raise VariantError(f"transform={cut(group)}: royal types cannot transform")
         groups.append(ids)
     variant.transforms = groups
 
@@ -524,12 +528,35 @@ def _shuffle_spec(variant: Variant, value: str) -> tuple[str, ...]:
     return groups
 
 
+# -- step 4b: zones (morphchess's own keys, docs/definitions.md "Zones") ---------------------------
+def _zones(variant: Variant, items: _Items) -> None:
+    """``confine=IDS:squares`` (the types stay on these squares) and ``forbid=IDS:squares`` (they
+    never enter these), squares as in piece lines and from White's side (Black's mirrored by
+    rank); ``flyingGeneral=1``: royal pieces may not face each other on an open file."""
+    found: dict[str, dict[int, set[int]]] = {"confine": {}, "forbid": {}}  # key -> type -> squares
+    for key, by_type in found.items():
+        for value in items.repeated.get(key, []):
+            ids, colon, spec = value.partition(":")
+            if not colon or not ids.strip() or not spec.strip():
+                raise VariantError(f"{key}={value}: use {key}=IDS:SQUARES, e.g. {key}=KA:d1-f3")
+            white, black = _squares(spec, variant.files, variant.ranks, f"{key}={value}")
+            if black:
+                raise VariantError(f"{key}={value}: give White's squares only (Black's are mirrored)")
+            for index in _letters(variant, ids.strip(), key, value):
+                by_type.setdefault(index, set()).update(white)
+    everything = set(range(variant.size))
+    confined, forbidden = found["confine"], found["forbid"]
+    variant.barred = {i: frozenset((everything - confined[i] if i in confined else set()) | forbidden.get(i, set()))
+                      for i in confined.keys() | forbidden.keys()}
+    variant.flying_general = _int(items.params, "flyingGeneral", 0) != 0
+
+
 # -- step 5: setups ------------------------------------------------------------------------------
 def _setups(variant: Variant, items: _Items, built: _Types) -> None:
     """The standard array from the piece lines (with symmetry), then the named setup= arrays."""
     symmetry = items.params.get("symmetry", "mirror").strip().lower()
     if symmetry not in ("mirror", "rotate", "none"):
-        raise VariantError(f"symmetry={symmetry}: use mirror, rotate or none")
+        raise VariantError(f"symmetry={cut(symmetry)}: use mirror, rotate or none")
     holes = set(built.holes[BLACK])
     for sq in built.holes[WHITE]:
         holes.update(_with_partner(variant, sq, symmetry))
@@ -546,7 +573,9 @@ def _setups(variant: Variant, items: _Items, built: _Types) -> None:
     for spec in items.setups:
         sname, colon, board = spec.partition(":")
         if not colon or not sname or not board:
-            raise VariantError(f"setup={spec}: use setup=NAME:BOARD (a FEN board field)")
+            raise VariantError(f"setup={cut(spec)}: use setup=NAME:BOARD (a FEN board field)")
+        if len(sname) > MAX_NAME:
+            raise VariantError(f"setup={cut(sname)}: a name of {len(sname)} characters, at most {MAX_NAME}")
         placed = parse_placement(board, variant, f"setup={sname}")
         setups[sname] = {sq: (t, c) for sq, (t, c, _) in placed.items()}
     for sname, placement in setups.items():
@@ -650,10 +679,13 @@ def _outside_text(variant: Variant) -> list[str]:
 
 def _river(variant: Variant) -> str | None:
     """A promotion zone that is the far half of the board: ID pages with a river confine pieces by script."""
+    if variant.barred:  # the definition gives its zones itself
+        return None
     if variant.promo_zone and variant.ranks >= 6 and variant.promo_zone in (variant.ranks // 2, -(-variant.ranks // 2)):
         return (f"promoZone={variant.promo_zone} of {variant.ranks} ranks is the far half of the board, a river: "
                 "a page may confine pieces to a palace or to their side of it by script (Xiangqi); not played: "
-                "here every piece may leave the palace and cross the river")
+                "here every piece may leave the palace and cross the river (morphchess's confine=, forbid= and "
+                "flyingGeneral= keys give zones, docs/definitions.md; the built-in xiangqi has them)")
     return None
 
 

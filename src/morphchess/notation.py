@@ -178,6 +178,9 @@ def _read_hands(variant: Variant, board: str) -> tuple[str, tuple[dict, dict]]:
             raise FenError(f"hand field {quote(text)}: {letter!r} is no piece of {variant.name}") from None
         colour = WHITE if letter[-1].isupper() else BLACK
         hands[colour][ti] = hands[colour].get(ti, 0) + 1
+        if hands[colour][ti] > variant.files * variant.ranks:
+            raise FenError(f"hand field: more than {variant.files * variant.ranks} (the board's squares) of "
+                           f"{letter!r} in a hand")
     return board, hands
 
 

@@ -110,6 +110,12 @@ class Tables:
         for t in v.types:
             self.tracks_virgin[t.index] = (self.has_castling or t.moves.castlings != () or _has_initial(t))
         self.moves: list = [None] * n
+        # squares each code may not enter (Variant.barred): no move, attack or drop ends there
+        self.barred: list[frozenset[int]] = [frozenset()] * n
+        for t in v.types:
+            for colour in (WHITE, BLACK):
+                for virgin in (False, True):
+                    self.barred[code(t.index, colour, virgin)] = v.barred_squares(t.index, colour)
         self._variant = v
         self._types = tuple(v.types)
         self._offset_types = [False] + [v.promoted_type(t) is not None for t in v.types]
@@ -243,11 +249,13 @@ class Tables:
                       for i, to in enumerate(ray))
         elif s.rng == 1:
             to = ray[0]
+            if to in self.barred[c]:
+                return
             dx, dy = s.dx * sign, s.dy * sign
             blockers = tuple(sq + oy * F + ox for ox, oy in leap_path(dx, dy)) if s.lame else ()
             if not self.holes.isdisjoint(blockers):  # a hole blocks a lame leap for good
                 return
-            double = self.has_ep and s.initial and s.lame and s.move and not s.capture and blockers
+            double = self.has_ep and s.ep_rights and s.move and not s.capture and blockers
             if s.move and s.capture and not ep and not blockers:
                 lp.append((to, self.moves_to(c, sq, to)))
             elif s.move or s.capture or ep:
@@ -277,6 +285,8 @@ class Tables:
     def moves_to(self, c: int, sq: int, to: int, kind: Kind = Kind.NORMAL, extra: tuple = ()) -> tuple:
         """The moves of code ``c`` from ``sq`` to ``to``: one per type it may have there.  A shogi
         style promotion allowed only with a capture is listed in ``capture_only``."""
+        if to in self.barred[c]:
+            return ()
         moves = tuple(Move(sq, to, new, kind, extra) for new in self.becomes(c, to))
         if self._hand_promotions and self.promo[c]:
             self.from_hand.update(m for m in moves if m.piece >> 2 in self._hand_promotions and m.piece >> 2 != c >> 2)
@@ -397,11 +407,13 @@ class Tables:
         for to, _moves in leaps:
             yield to, (), True, True, False
         for ray in slides:
-            for i, (to, _moves) in enumerate(ray):
-                yield to, tuple(s for s, _m in ray[:i]), True, True, False
+            for i, (to, moves) in enumerate(ray):
+                if moves:  # a square of a zone the piece may not enter: passed, never reached
+                    yield to, tuple(s for s, _m in ray[:i]), True, True, False
         for ray, can_move, can_capture in rides:
-            for i, (to, _moves) in enumerate(ray):
-                yield to, tuple(s for s, _m in ray[:i]), can_move, can_capture, False
+            for i, (to, moves) in enumerate(ray):
+                if moves:
+                    yield to, tuple(s for s, _m in ray[:i]), can_move, can_capture, False
         for to, blockers, can_move, can_capture, can_ep, _moves in specials:
             yield to, blockers, can_move, can_capture, can_ep
 
@@ -428,9 +440,9 @@ class Tables:
             choices = tuple(code(p, colour) for p in v.promotion_choices(t, depth))
             if depth >= v.promo_zone:
                 out.append(None)
-            elif (depth == 0 or v.promo_forced) and choices:  # forced on the last rank (or in the zone)
+            elif (depth == 0 or v.promo_forced) and choices:  # forced (the ID: in the whole zone)
                 out.append(choices)
-            else:  # deeper in the zone promotion is optional
+            else:  # optional (Fairy-Stockfish's mandatoryPawnPromotion=false) or no choice here
                 out.append((morphs[sq],) + tuple(x for x in choices if x != morphs[sq]))
         return out
 
@@ -514,7 +526,7 @@ class Tables:
             out = []
             for sq in range(self.size):
                 new = c | 2 if self.has_initial[c | 2] and (sq, c) in self._starts else c
-                if sq not in self.holes and any(self.moves[new][sq][:4]):
+                if sq not in self.holes and sq not in self.barred[c] and any(self.moves[new][sq][:4]):
                     out.append((sq, (Move(sq, sq, new, Kind.DROP),)))
             drops = self._drops[c] = tuple(out)
         return drops
@@ -534,6 +546,11 @@ class Tables:
         sign = 1 if colour == WHITE else -1
         for t in self._types:
             anyway, unmoved = self._codes(t.index, colour)
+            if t.royal and self._flies_to(sq, colour):  # royals face each other along a file
+                for dy in (1, -1):
+                    self._reverse(sq, Step(0, dy, 0, move=False), 1, anyway, near, rays, lame)
+            if sq in self.barred[code(t.index, colour)]:
+                continue
             for s in t.moves.steps:
                 if s.capture:
                     self._reverse(sq, s, sign, unmoved if s.initial else anyway, near, rays, lame)
@@ -554,6 +571,12 @@ class Tables:
                 tuple(sorted(table_rays, key=len)),  # longer rays last: short ones find an attacker sooner
                 tuple((src, blockers, frozenset(cs)) for (src, blockers), cs in lame.items()),
                 tuple((tuple(self._ray(sq, ux, uy, 0)), tuple(specs)) for (ux, uy), specs in hops.items()))
+
+    def _flies_to(self, sq: int, colour: int) -> bool:
+        """With the flying general rule: may a royal piece of the other side stand on ``sq`` (where
+        the royals of ``colour`` then attack it along an open file)?"""
+        v = self._variant
+        return v.flying_general and any(sq not in v.barred_squares(t.index, colour ^ 1) for t in v.types if t.royal)
 
     def _reverse(self, sq: int, s: Step, sign: int, codes: frozenset, near: dict, rays: dict, lame: dict) -> None:
         """Enter the squares from which step ``s`` (of ``codes``) captures on ``sq``."""

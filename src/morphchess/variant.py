@@ -100,7 +100,9 @@ class Variant(_Freezable):
     captures_to_hand: bool = False
     promo_offset: int = 0  # shogi style: type n (n <= max_promote) promotes to type n + promo_offset
     promo_limits: Mapping[int, PromoLimit] = field(default_factory=dict)
-    promo_forced: bool = False  # promotion is forced in the whole zone, not only on the last rank
+    # promotion is forced in the whole zone unless the own type is a choice, as the ID makes it;
+    # Fairy-Stockfish's optional zones (mandatoryPawnPromotion = false) force it on the last rank only
+    promo_forced: bool = True
     # Type indices named by protected=, counterStrike=, iron=, extinction=, succession=.
     protected: Sequence[int] = ()
     counter_strike: Sequence[int] = ()
@@ -108,6 +110,10 @@ class Variant(_Freezable):
     extinction: Sequence[int] = ()
     succession: Sequence[int] = ()
     shuffle: Sequence[str] = ()  # shuffle= groups, applied in turn (setup "shuffle-SEED")
+    # Zones (morphchess's confine=/forbid= keys): type index -> squares, from White's point of
+    # view (Black's mirrored by rank), that pieces of the type may not enter (a palace, a river).
+    barred: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    flying_general: bool = False  # royal pieces may not face each other on an open file (Xiangqi)
     params: Mapping[str, str] = field(default_factory=dict)
     warnings: Sequence[str] = field(default_factory=list)
     text: str = ""
@@ -204,6 +210,14 @@ class Variant(_Freezable):
             out.append(i)
         return tuple(out)
 
+    def barred_squares(self, type_index: int, colour: int) -> frozenset[int]:
+        """The squares a piece of ``type_index`` and ``colour`` may not enter (its zones)."""
+        squares = self.barred.get(type_index, frozenset())
+        if colour == WHITE or not squares:
+            return squares
+        F, R = self.files, self.ranks
+        return frozenset((R - 1 - sq // F) * F + sq % F for sq in squares)
+
     def is_pawn_like(self, t: PieceType) -> bool:
         """Types whose moves reset the 50-move count: promoting types and types named '... pawn'."""
         return self.promotes(t) or (not t.royal and t.name.lower().endswith("pawn"))
@@ -253,7 +267,8 @@ class Variant(_Freezable):
             promo_limits=MappingProxyType(dict(self.promo_limits)), shuffle=tuple(self.shuffle),
             transforms=tuple(tuple(g) for g in self.transforms), warnings=tuple(self.warnings),
             setups=MappingProxyType({k: MappingProxyType(dict(p)) for k, p in self.setups.items()}),
-            params=MappingProxyType(dict(self.params)), _derived={})
+            params=MappingProxyType(dict(self.params)), _derived={},
+            barred=MappingProxyType({k: frozenset(v) for k, v in self.barred.items()}))
 
     def derived(self, key: Any, build: Callable[[], Any]) -> Any:
         """Data computed from this (frozen) variant, built once per ``key`` and kept with it."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -71,3 +72,12 @@ def test_markup_in_names_stays_text_and_the_lab_runs_on_the_edit(page):
     page.wait_for_function("() => /games/.test(document.getElementById('lab-status').textContent)",
                            timeout=60_000)
     assert not page.inner_text("#lab-status").startswith("Lab failed")
+
+
+def test_legend_marks_hops(page):
+    """Chak's quetzal (pQ) moves and captures only over a piece: 24 squares from e5, none next to it."""
+    edit(page, (Path(__file__).parents[1] / "definitions" / "chak.txt").read_text())
+    page.wait_for_selector("#editor-legend .legend-card[data-letter='Q']")
+    hops = page.eval_on_selector_all("#editor-legend .legend-card[data-letter='Q'] .mini .mark.hop",
+                                     "els => els.map((e) => e.parentElement.title)")
+    assert len(hops) == 24 and "e3: hop" in hops and "e4: hop" not in hops

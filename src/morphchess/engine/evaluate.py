@@ -54,6 +54,7 @@ CENTRE = 5             # centipawns per reachable square above the piece's avera
 KING_SHELTER = 12      # middlegame: centipawns a royal piece loses per rank it leaves home
 ROYAL_ORDER_VALUE = 2000  # a royal piece as attacker sorts last in capture ordering
 QS_GAIN = 150          # a quiet move gaining this much by morph or promotion counts as tactical
+PAWN, ROYAL, PIECE, BOUND = 1, 2, 3, 4  # what the dynamic terms see in a code
 PAWN_CACHE = 50_000    # pawn structures kept (per variant and process) before the cache is cleared
 
 
@@ -223,6 +224,14 @@ class EvalTables:
                 steps = ty.moves.steps
                 self.bound[c] = bool(steps) and not ty.morph and all((s.dx + s.dy) % 2 == 0 for s in steps)
         self.pawn_cache: dict = {}
+        self.kind = [PAWN if self.pawnlike[c] else ROYAL if self.royal[c] else BOUND if self.bound[c] else PIECE
+                     for c in range(n)]
+        F, R = variant.files, variant.ranks
+        self.square_colour = [(sq % F + sq // F) & 1 for sq in range(F * R)]
+        self.zone = [frozenset(y * F + x for y in range(max(0, sq // F - 2), min(R, sq // F + 3))
+                               for x in range(max(0, sq % F - 2), min(F, sq % F + 3))) for sq in range(F * R)]
+        self.front = [[tuple((sq // F + ahead) * F + x for x in range(max(0, sq % F - 1), min(F, sq % F + 2))
+                             if 0 <= sq // F + ahead < R) for sq in range(F * R)] for ahead in (1, -1)]
         w = self.weights
         self.term_values = {name: w.term(name) for name in TERMS}
         self.royal_eg = [[e - m for e, m in zip(self._row(c, 0.0, None), self._row(c, 1.0, None))]
@@ -238,24 +247,24 @@ class EvalTables:
         module doc); with ``root_phase`` the royal tables stay the ones the search started with."""
         w = self.term_values
         files, ranks = self.variant.files, self.variant.ranks
-        pawnlike, royal, pv, bound = self.pawnlike, self.royal, self.phase_value, self.bound
+        kind, pv, colour_of_square = self.kind, self.phase_value, self.square_colour
         pawns: tuple[list, list] = ([], [])
         royals: tuple[list, list] = ([], [])
         pieces: tuple[list, list] = ([], [])
         colours: dict = {}
         heavy = 0
         for sq, p in enumerate(board):
-            if not p:
-                continue
-            if pawnlike[p]:
-                pawns[p & 1].append(sq)
-            elif royal[p]:
-                royals[p & 1].append((sq, p))
-            else:
-                pieces[p & 1].append(sq)
-                heavy += pv[p]
-                if bound[p]:
-                    colours.setdefault(((p >> 2) << 1) | (p & 1), set()).add((sq % files + sq // files) & 1)
+            if p:
+                k = kind[p]
+                if k == PAWN:
+                    pawns[p & 1].append(sq)
+                elif k == ROYAL:
+                    royals[p & 1].append((sq, p))
+                else:
+                    pieces[p & 1].append(sq)
+                    heavy += pv[p]
+                    if k == BOUND:
+                        colours.setdefault(((p >> 2) << 1) | (p & 1), set()).add(colour_of_square[sq])
         phase = min(1.0, heavy / self.phase_start)
         key = (tuple(pawns[0]), tuple(pawns[1]))
         cached = self.pawn_cache.get(key)
@@ -266,14 +275,15 @@ class EvalTables:
         mg, eg = cached
         attackers, shelters = w["royal_attackers"], w["royal_shelter"]
         for colour in (0, 1):
+            if not royals[colour]:
+                continue
             sign = 1 if colour == 0 else -1
-            ahead = 1 if colour == 0 else -1
-            own = set(pawns[colour])
+            front = self.front[colour]
+            own = pawns[colour]
             for sq, _p in royals[colour]:
-                f, r = sq % files, sq // files
-                near = sum(1 for x in pieces[colour ^ 1] if abs(x % files - f) <= 2 and abs(x // files - r) <= 2)
-                shelter = sum(1 for df in (-1, 0, 1) if 0 <= f + df < files and 0 <= r + ahead < ranks
-                              and (r + ahead) * files + f + df in own)
+                zone = self.zone[sq]
+                near = sum(1 for x in pieces[colour ^ 1] if x in zone)
+                shelter = sum(1 for x in front[sq] if x in own)
                 mg += sign * (attackers * near + shelters * shelter)
         pairs = sum((1 if key & 1 == 0 else -1) for key, seen in colours.items() if len(seen) == 2)
         score = phase * mg + (1 - phase) * eg + w["pair"] * pairs

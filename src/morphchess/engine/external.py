@@ -104,7 +104,8 @@ class UciPlayer:
         self.engine.send("uci")
         self.engine.wait(lambda w: w[:1] == ["uciok"], "'uciok'", timeout)
         if variant.name != "chess":
-            self.engine.send(f"setoption name UCI_Variant value {variant.name}")
+            from ..protocols.common import offered_name  # Fairy-Stockfish's name where it has one
+            self.engine.send(f"setoption name UCI_Variant value {offered_name(variant)}")
         for name, value in options.items():
             self.engine.send(f"setoption name {name} value {value}")
         self.engine.send("isready")
@@ -174,7 +175,8 @@ class XboardPlayer:
         self.engine.wait(lambda w: w[:2] == ["pong", str(self._ping)], f"'pong {self._ping}'", self.timeout)
 
     def _new_game(self, board: Board) -> None:
-        name = self.variant.name
+        from ..protocols.common import offered_name  # Fairy-Stockfish's name where it has one
+        name = "chess" if self.variant.name == "chess" else offered_name(self.variant)
         if name != "chess":
             offered = self.features.get("variants", "").split(",")
             if name not in offered:

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import TextIO
 
 from ..board import Board, Move
@@ -21,7 +22,7 @@ from ..variant import Variant
 from ..variants import load_variant, names
 
 __all__ = ["ProtocolError", "Output", "Thinker", "Clock", "move_budget_ms", "pv_moves", "variant_of", "warm_up",
-           "builtin_names", "serve", "ENGINE_NAME"]
+           "builtin_names", "protocol_names", "offered_name", "serve", "ENGINE_NAME"]
 
 ENGINE_NAME = "morphchess"
 SAFETY_MS = 50          # kept back from every clock budget for the GUI's and the pipe's delays
@@ -46,9 +47,10 @@ class Output:
 
 
 def variant_of(spec: str) -> Variant:
-    """A built-in variant or a definition file, or ProtocolError naming the choices."""
+    """A built-in variant (by the name the protocols offer it under, or its own) or a definition
+    file, or ProtocolError naming the choices."""
     try:
-        return load_variant(spec)
+        return load_variant(protocol_names().get(spec, spec))
     except InputError as e:
         raise ProtocolError(str(e)) from None
 
@@ -134,10 +136,23 @@ class Thinker:
             self.thread.join()
 
 
+@cache
+def protocol_names() -> dict[str, str]:
+    """Offered name -> built-in name, orthodox chess first: Fairy-Stockfish's name for the game
+    where it has one (``fischerandom`` for chess960), so that GUIs set up for Fairy-Stockfish
+    select the same games here; else morphchess's own name."""
+    from ..library import fairy_name
+    return {fairy_name(n) or n: n for n in ["chess", *(n for n in names() if n != "chess")]}
+
+
 def builtin_names() -> list[str]:
-    """The built-in variants, orthodox chess first."""
-    rest = [n for n in names() if n != "chess"]
-    return ["chess", *rest]
+    """The names the built-in variants are offered under, orthodox chess first."""
+    return list(protocol_names())
+
+
+def offered_name(variant: Variant) -> str:
+    """The name a variant is offered under: a built-in's protocol name, else its own."""
+    return {n: offered for offered, n in protocol_names().items()}.get(variant.name, variant.name)
 
 
 def warm_up(variant: Variant) -> None:

@@ -1,7 +1,9 @@
 """``morphchess uci``: the engine behind the Universal Chess Interface (see ``docs/protocols.md``).
 
-Options: ``UCI_Variant`` (every built-in variant), ``VariantFile`` (a definition file that
-replaces it while set) and ``Ponder``.  Errors in the GUI's commands are reported as
+Options: ``UCI_Variant`` (every built-in variant, under Fairy-Stockfish's name where it has
+one, e.g. ``fischerandom``; morphchess's own names are taken too), ``UCI_Chess960`` (with
+``chess``: the library's Chess960, castling written as the king taking its rook), ``VariantFile``
+(a definition file that replaces it while set) and ``Ponder``.  Errors in the GUI's commands are reported as
 ``info string error: ...`` lines; the engine keeps running.
 """
 
@@ -22,6 +24,7 @@ from .common import (
     Thinker,
     builtin_names,
     move_budget_ms,
+    protocol_names,
     pv_moves,
     variant_of,
     warm_up,
@@ -101,6 +104,7 @@ class UciEngine:
         self.out = out
         self.variant_name = "chess"
         self.variant_file = ""
+        self.chess960 = False  # UCI_Chess960: orthodox chess from any array, Fischer castling
         self.variant = variant_of("chess")
         self.board = Board(self.variant)
         self.thinker = Thinker()
@@ -138,6 +142,7 @@ class UciEngine:
         self.out("id author the morphchess authors")
         combo = " ".join(f"var {n}" for n in builtin_names())
         self.out(f"option name UCI_Variant type combo default chess {combo}")
+        self.out("option name UCI_Chess960 type check default false")
         self.out("option name VariantFile type string default <empty>")
         self.out("option name Ponder type check default false")
         self.out("uciok")
@@ -158,9 +163,11 @@ class UciEngine:
         name, _, value = text[5:].partition(" value ")
         name, value = name.strip(), value.strip()
         if name.lower() == "uci_variant":
-            if value not in builtin_names():
+            if protocol_names().get(value, value) not in protocol_names().values():
                 raise ProtocolError(f"UCI_Variant: unknown variant {value!r}; built-in: {', '.join(builtin_names())}")
             self.variant_name = value
+        elif name.lower() == "uci_chess960":
+            self.chess960 = value.lower() == "true"
         elif name.lower() == "variantfile":
             self.variant_file = "" if value in ("", "<empty>") else value
         elif name.lower() == "ponder":
@@ -171,7 +178,8 @@ class UciEngine:
 
     def _set_variant(self) -> None:
         self.cancel()
-        self.variant = variant_of(self.variant_file or self.variant_name)
+        chosen = "chess960" if self.chess960 and self.variant_name == "chess" else self.variant_name
+        self.variant = variant_of(self.variant_file or chosen)
         self.board = Board(self.variant)
         self.warm = False
 

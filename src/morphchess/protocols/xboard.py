@@ -26,6 +26,7 @@ from .common import (
     Thinker,
     builtin_names,
     move_budget_ms,
+    offered_name,
     pv_moves,
     serve,
     variant_of,
@@ -42,7 +43,8 @@ SPARE_SLOTS = (5, 6, 9, 11, 15, 16, 20, 22, 23, 24, 25, 26, 27, 28)
 
 
 def xboard_name(variant: Variant) -> str:
-    return "normal" if variant.name == "chess" else variant.name
+    """XBoard's name for the variant: ``normal`` for chess, else the name it is offered under."""
+    return "normal" if variant.name == "chess" else offered_name(variant)
 
 
 def hand_types(variant: Variant) -> list[PieceType]:

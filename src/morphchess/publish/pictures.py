@@ -256,28 +256,33 @@ def _swatch(b: _Board, x: float, y: float, t: PieceType) -> None:
 
 
 def promotion_picture(v: Variant) -> Canvas | None:
-    """The promotion zone (White's, shaded) and the types a promoting piece may choose, or None."""
+    """The promotion zone (White's, shaded) and the types a promoting piece may choose (or, shogi style,
+    each promoting type beside the type it becomes), or None without promotion."""
     promoting = [t for t in v.types if v.promotes(t) or v.promoted_type(t)]
     if not promoting or not v.promo_zone:
         return None
+    pairs = [(t, v.type(n)) for t in promoting if (n := v.promoted_type(t))]
+    choices = [v.type(i) for i in v.promo_choice]
+    step = 2 * SQUARE + 8 if v.promo_offset else SQUARE
+    shown = len(pairs) if v.promo_offset else len(choices)
+    b = _Board(v, "Promotion zone", "promo", below=2 * LINE + SQUARE + 16, width=2 * MARGIN + shown * step)
     zone = {sq for sq in range(v.size) if v.in_zone(WHITE, sq)}
-    rows = 2
-    b = _Board(v, "Promotion zone", "promo", below=LINE * rows + SQUARE)
     b.squares(dict.fromkeys(zone, HIGHLIGHT), {sq: f"{v.square_name(sq)}: promotion zone" for sq in zone})
     b.legend(0, f"White's promotion zone: the last {v.promo_zone} rank(s)",
              lambda x, y: b.canvas.rect(x, y, 16, 16, HIGHLIGHT, stroke="#555"))
+    y = b.legend_y + 2 * LINE
     if v.promo_offset:
-        pairs = [(t, v.type(n)) for t in promoting if (n := v.promoted_type(t))]
         b.legend(1, "each piece promotes to the piece beside it:")
-        for i, (t, new) in enumerate(pairs[: max(1, int(b.canvas.width - 2 * MARGIN) // (2 * SQUARE + 8))]):
-            x = MARGIN + i * (2 * SQUARE + 8)
-            b.put(t, WHITE, x, b.legend_y + 2 * LINE, SQUARE * 0.9)
-            b.put(new, WHITE, x + SQUARE * 0.9, b.legend_y + 2 * LINE, SQUARE * 0.9)
-        return b.canvas
-    choices = [v.type(i) for i in v.promo_choice]
-    b.legend(1, "choices: " + ", ".join(t.name for t in choices))
-    for i, t in enumerate(choices):
-        b.put(t, WHITE, MARGIN + i * SQUARE, b.legend_y + 2 * LINE, SQUARE * 0.95)
+        for i, (t, new) in enumerate(pairs):
+            x = MARGIN + i * step
+            b.put(t, WHITE, x, y, SQUARE * 0.9)
+            b.put(new, WHITE, x + SQUARE * 0.9, y, SQUARE * 0.9)
+            b.canvas.label(x + SQUARE * 0.9, y + SQUARE + 10, f"{t.letter} > {new.letter}", 11)
+    else:
+        b.legend(1, "the piece chooses one of:")
+        for i, t in enumerate(choices):
+            b.put(t, WHITE, MARGIN + i * step, y, SQUARE * 0.95)
+            b.canvas.label(MARGIN + i * step + SQUARE / 2, y + SQUARE + 10, t.letter, 11)
     return b.canvas
 
 

@@ -101,7 +101,15 @@ def _promotion(v: Variant) -> str:
     if not promoting:
         return "There is no promotion."
     zone = "the last rank" if v.promo_zone == 1 else f"one of the last {v.promo_zone} ranks (it must on the last)"
-    return f"{names(v, promoting)} promotes on reaching {zone}, to {names(v, v.promo_choice)}."
+    limits = []
+    for ti, limit in v.promo_limits.items():
+        said = [w for w, on in (("not on the last rank", limit.not_last_rank),
+                                ("only while one is in hand", limit.from_hand),
+                                (f"only within {limit.depth} rank(s) of the last", limit.depth)) if on]
+        if said:
+            limits.append(f"{names(v, [ti])} {' and '.join(said)}")
+    more = f" ({'; '.join(limits)})" if limits else ""
+    return f"{names(v, promoting)} promotes on reaching {zone}, to {names(v, v.promo_choice)}{more}."
 
 
 def _holdings(v: Variant) -> str:

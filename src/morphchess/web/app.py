@@ -8,16 +8,18 @@ error shape, ``{"error": {"code": ..., "message": ...}}``.
 from __future__ import annotations
 
 import os
+import sys
 from collections import OrderedDict
 from contextlib import asynccontextmanager
 from importlib import resources
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy import text
 
+from .. import library
 from . import apidocs, errors
 from .access import AccessLog, log_to_stderr
 from .analysis import router as analysis_router
@@ -25,7 +27,7 @@ from .bots import Bots, search_limits
 from .catalog import Catalog, describe
 from .db import Database, default_url
 from .errors import ApiError
-from .events import Notifier
+from .events import Notifier, ended_on_signals
 from .headers import SecurityHeaders
 from .lab import router as lab_router
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
@@ -43,6 +45,10 @@ from .views import variant_view
 __all__ = ["create_app", "app_from_env"]
 
 VIEW_CACHE = 32  # variant views kept per process
+# Engine searches are threads that never wait: with Python's default 5 ms switch interval a request
+# thread waits that long for the interpreter after each database call.  0.5 ms: another client's median
+# GET with ten engine games thinking went from 274 to 52 ms (bench/web_budgets.py, a loaded machine).
+SWITCH_S = 0.0005
 
 
 class Definition(BaseModel):
@@ -58,6 +64,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     data directory) with ``limits`` (default :class:`Limits`; a number: every rate limit that many a
     minute, as tests use); ``morphchess serve`` runs it with uvicorn."""
     limits = Limits.every_rate(limits) if isinstance(limits, int) else limits or Limits()
+    sys.setswitchinterval(SWITCH_S)
     db = Database(db_url or default_url())
     catalog = Catalog(db, limits.definitions_cached)
     store = Store(db, catalog)
@@ -69,7 +76,8 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         bots.sweep()  # engine seats left to move by a stopped server
-        yield
+        with ended_on_signals(notifier.close):
+            yield
         notifier.close()
         bots.close()
         db.dispose()
@@ -138,11 +146,17 @@ def _add_variants(app: FastAPI, catalog: Catalog) -> None:
             out.append({"level": level, "limits": limits, "text": words})
         return out
 
-    @app.get("/api/variants", summary="every variant: built-in ones, then pasted definitions (newest first)")
-    def list_variants():
+    @app.get("/api/variants", summary="every variant: built-in ones, then pasted definitions (newest first); "
+             "search= keeps those that fit every word (name, title, inventor, board size such as 10x8, "
+             "feature such as drops, morphs, hoppers)")
+    def list_variants(search: str = Query("", max_length=library.MAX_QUERY)):
+        found = {e.name: e for e in library.search(search)}
         built = [{"key": k, **describe(v), "files": v.files, "ranks": v.ranks, "setups": list(v.setups),
-                  "builtin": True} for k, v in ((k, catalog.get(k)) for k in catalog.builtin_keys())]
-        return built + [{**d, "builtin": False} for d in catalog.pasted()]
+                  "features": list(found[k].features), "fairy_name": found[k].fairy_name, "builtin": True}
+                 for k, v in ((k, catalog.get(k)) for k in catalog.builtin_keys() if k in found)]
+        words = search.lower().split()
+        return built + [{**d, "builtin": False} for d in catalog.pasted()
+                        if all(w in f"{d['title']} {d['author']} {d['files']}x{d['ranks']}".lower() for w in words)]
 
     @app.get("/api/variants/{key}", summary="a variant: pieces (SVG, XBetza, move diagram, morph table), rules")
     def get_variant(key: str):

@@ -130,7 +130,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+        if declared is not None and declared.isdigit() and (len(declared) > 12 or int(declared) > self.limit):
             await self._refuse(send)
             return
         chunks, size, more = [], 0, True

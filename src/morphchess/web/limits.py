@@ -10,6 +10,7 @@ across the workers of one server; a client is its address, taken from
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import ipaddress
 import os
@@ -192,6 +193,11 @@ WALL_FACTOR = 4  # a bounded work is abandoned after this many times its budget 
 _SLOTS = threading.BoundedSemaphore(2)  # bounded work (compilations) running at once in a process
 
 
+class Abandoned(BaseException):
+    """Raised inside a bounded work that ran out of its budget, so that it stops there and frees its
+    slot (a BaseException: no ``except Exception`` of the work catches it)."""
+
+
 def within(seconds: float, work: Callable[..., T], *args) -> T:
     """``work(*args)`` in a thread of its own, answered within ``seconds`` of its CPU time or refused
     (BadInput).
@@ -199,32 +205,49 @@ def within(seconds: float, work: Callable[..., T], *args) -> T:
     The budget counts the thread's own CPU time, so a busy machine does not refuse honest work; the
     wait ends in any case after :data:`WALL_FACTOR` times ``seconds``.  At most two such calls run at
     once; a third waits up to ``seconds`` for a slot (Busy, 503, if none frees).  Work that overruns
-    keeps its slot until it ends (the thread cannot be stopped), so the loader's own bounds are what
-    make it end.
+    is stopped: :class:`Abandoned` is raised in its thread at its next Python instruction, and its
+    slot is freed once the thread has ended (work inside one long C call, such as a huge integer
+    power, ends that call first: the loader's own bounds keep those short).
     """
     from .errors import BadInput, Busy
     if not _SLOTS.acquire(timeout=seconds):
         raise Busy("the server is busy compiling other definitions; try again shortly",
                    headers={"Retry-After": "5"})
     done = threading.Event()
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"working": True}
 
     def run() -> None:
         try:
-            out["value"] = work(*args)
-        except BaseException as e:  # noqa: BLE001 - raised again in the request's thread
-            out["error"] = e
-        finally:
+            try:
+                out["value"] = work(*args)
+            except BaseException as e:  # noqa: BLE001 - raised again in the request's thread
+                out["error"] = e
+            finally:
+                out["working"] = False
             done.set()
-            _SLOTS.release()
+        except Abandoned:  # the stop came as the work ended
+            out["working"] = False
 
     worker = threading.Thread(target=run, daemon=True, name="morphchess-bounded")
     worker.start()
     if not _wait(worker, done, seconds):
+        threading.Thread(target=_stop, args=(worker, out), daemon=True, name="morphchess-bounded-stop").start()
         raise BadInput(f"the work took over {seconds:g} s and was abandoned; simplify the definition")
+    worker.join()
+    _SLOTS.release()
     if "error" in out:
         raise out["error"]
     return out["value"]
+
+
+def _stop(worker: threading.Thread, out: dict) -> None:
+    """Raise Abandoned in the worker's thread while it works (again if a destructor or callback
+    swallowed it), then free its slot once it has ended."""
+    while worker.is_alive():
+        if out["working"] and worker.ident is not None:
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(Abandoned))
+        worker.join(0.1)
+    _SLOTS.release()
 
 
 def _wait(worker: threading.Thread, done: threading.Event, seconds: float) -> bool:

@@ -19,6 +19,7 @@ from .actions import holder
 from .db import games
 from .errors import Conflict
 from .game import Game, Status
+from .limits import check
 from .routes_games import answer
 from .seats import token_of
 from .store import Store
@@ -79,6 +80,8 @@ def _start(store: Store, conn: Connection, game: Game, at: datetime) -> None:
 
 @router.post("/games/{gid}/rematch", summary="offer, accept or decline a rematch (colours swapped)")
 def post_rematch(request: Request, gid: str, body: RematchIn):
+    if body.action != "decline":  # it may start a game: counted as one (a loop of rematches is no way round)
+        check(request, "game")
     game = rematch(request.app.state.store, gid, token_of(request), body.action)
     if game.row["rematch"]:
         request.app.state.bots.kick(request.app.state.store.get(game.row["rematch"]))  # an engine opening

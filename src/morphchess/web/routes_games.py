@@ -17,7 +17,7 @@ from . import actions
 from .bots import Bots
 from .db import aware, now
 from .errors import BadInput, NotFound
-from .events import stream
+from .events import resume_from, stream
 from .game import Game, Status
 from .gameview import board_view, outcome_view, state_view, summary_view
 from .limits import IMPORT_SECONDS, MAX_DEFINITION, MAX_PLIES, MAX_RECORD, check, client_key, record_words, within
@@ -146,8 +146,7 @@ def events(request: Request, gid: str, since: int | None = Query(None, ge=0),
            last_event_id: str | None = Header(None)):
     store = _store(request)
     store.get(gid)  # 404 before the stream starts
-    if last_event_id and last_event_id.strip().isdigit():
-        since = int(last_event_id)
+    since = resume_from(last_event_id, since)
     body = stream(store, _bots(request), request.app.state.notifier, gid, since)
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
+from .events import resume_from
 from .limits import check, client_key
 from .seats import token_of
 from .talk import Talk, clean, stream
@@ -52,8 +53,7 @@ def spectators(request: Request, gid: str, body: SpectatorsIn):
 def events(request: Request, gid: str, since: int = Query(0, ge=0), last_event_id: str | None = Header(None),
            player: bool = Query(False, description="the listener holds a seat (not counted as a spectator)")):
     request.app.state.store.get(gid)  # 404 before the stream starts
-    if last_event_id and last_event_id.strip().isdigit():
-        since = int(last_event_id)
-    body = stream(_talk(request), request.app.state.notifier, gid, since, spectator=not player)
+    start = resume_from(last_event_id, since) or 0
+    body = stream(_talk(request), request.app.state.notifier, gid, start, spectator=not player)
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

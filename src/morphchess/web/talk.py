@@ -81,13 +81,15 @@ class Talk:
         out: dict = {}
 
         def act(conn, game: Game, at: datetime) -> None:
+            _not_over(game)
             sides = game.sides_of(token)
             if not sides and game.row["talk_closed"]:
                 raise Forbidden("the players have closed the talk to spectators")
             self._check_budget(conn, gid)
             side = sides[0] if len(sides) == 1 else None
+            shown = " ".join(_HIDDEN.sub(" ", name or "").split())[:40] or None  # a spectator's name
             out.update(game_id=gid, ply=game.ply, side=side, role="player" if sides else "spectator",
-                       name=game.row[f"{side}_name"] if side else (" ".join((name or "").split())[:40] or None),
+                       name=game.row[f"{side}_name"] if side else shown,
                        text=text, client=client, at=at)
             key = conn.execute(talk.insert().values(**out)).inserted_primary_key
             out["id"] = key[0] if key else None
@@ -119,6 +121,7 @@ class Talk:
         def act(conn, game: Game, at: datetime) -> None:
             if not game.sides_of(token):
                 raise Forbidden("only the players may open or close the talk to spectators")
+            _not_over(game)
             self.store.update(conn, game, at, talk_closed=not open_)
         self.store.change(gid, act)
         return open_
@@ -129,6 +132,12 @@ class Talk:
         for m in self.messages(gid):
             out.setdefault(m["ply"], []).append(f"{writer(m)}: {m['text']}")
         return {ply: " | ".join(lines) for ply, lines in out.items()}
+
+
+def _not_over(game: Game) -> None:
+    """A finished game's talk is closed: its PGN, which holds the talk, never changes again."""
+    if game.status.finished:
+        raise Conflict("the game is over: its talk is closed (the record keeps it as it was)")
 
 
 def writer(message: dict) -> str:

@@ -4,7 +4,7 @@
 // text (main.js listens for the "morphchess:play" event), "Quick lab" runs the Lab panel on it.  The
 // text is kept in localStorage, so unsaved edits survive a reload.  Everything from the server or the
 // text reaches the page as text (dom.js): names in a definition cannot add elements.
-// Also here: "Picture of this position" beside the board, the game shown as an SVG picture to share
+// Also here: "Picture of the game's position", the game shown as an SVG picture to share
 // (GET /api/pictures/{variant}.svg with the last move as an arrow and a king in check highlighted).
 
 import { el, svgImage } from "./dom.js";
@@ -159,16 +159,16 @@ async function sharePicture(out) {
   out.replaceChildren(image, link);
 }
 
-function wireSharing() {
-  const tools = document.getElementById("board-tools");
-  if (!tools) return;
-  const button = el("button", { id: "picture-button", type: "button" }, "Picture of this position");
+// The button sits in the editor's box, not among the board's tools: the play area keeps its layout.
+function wireSharing(box) {
+  const button = el("button", { id: "picture-button", type: "button" }, "Picture of the game's position");
   const out = el("div", { id: "picture-out" });
-  tools.append(button);
-  tools.after(out);
+  box.append(el("h3", {}, "Share the game shown"), el("div", { class: "buttons" }, button), out);
   button.onclick = () => sharePicture(out).catch((e) => { out.textContent = `No picture: ${e.message}`; });
 }
 
 const box = document.getElementById("editor-box");
-if (box) wire(build(box));
-wireSharing();
+if (box) {
+  wire(build(box));
+  wireSharing(box);
+}

@@ -32,7 +32,7 @@ function miniBoard(variant, cell) {
 function moveDiagram(variant, type) {
   const d = type.diagram;
   const kinds = {};
-  for (const kind of ["move", "capture", "both", "initial"]) for (const name of d[kind]) kinds[name] = kind;
+  for (const kind of ["move", "capture", "both", "initial", "hop", "legs"]) for (const name of d[kind] || []) kinds[name] = kind;
   return miniBoard(variant, (sq, shade) => {
     const name = squareName(variant.files, sq);
     if (name === d.square) return [el("span", { class: "here" }, svgImage(type.svg[0])), `${shade} here`];
