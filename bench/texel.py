@@ -19,8 +19,9 @@ every variant in the files replace that variant's entry in ``tuned.json``.
 With ``--terms`` the table terms keep their weights and the fit is of the centipawn weights of
 the dynamic terms (:data:`~morphchess.engine.evaluate.TERMS`, the taper switch aside): each
 position's evaluation is its tables plus every term's unit contribution times its weight,
-drawn towards the default weights; the fitted weights go to the variant's ``terms`` in
-``tuned.json`` only when they predict the held-out games better than the defaults.
+drawn towards the default weights.  The fit and its errors go to the variant's ``terms_fit``;
+with ``--apply`` the fitted weights become its ``terms`` when they predict the held-out games
+better than the defaults (for use once an SPRT has confirmed them).
 """
 
 from __future__ import annotations
@@ -194,8 +195,9 @@ def term_loss(w, X, y, k: float, penalty: float, w0, scale) -> float:
     return float(np.mean((y - pred) ** 2) + penalty * np.sum(((w - w0) / scale) ** 2))
 
 
-def fit_terms(name: str, records: list[dict], entry: dict) -> dict:
-    """The dynamic terms' weights of one variant, kept in ``entry`` only when they predict held-out games better."""
+def fit_terms(name: str, records: list[dict], entry: dict, apply: bool) -> dict:
+    """The dynamic terms' fit of one variant in ``entry`` (``terms_fit``); with ``apply`` its weights become the
+    variant's ``terms`` when they predict held-out games better (use it once an SPRT confirms them)."""
     variant = builtin(name)
     feats = Features(variant)
     X, y, games = positions(records, feats, terms=True)
@@ -204,18 +206,21 @@ def fit_terms(name: str, records: list[dict], entry: dict) -> dict:
     k = minimize_scalar(lambda k: term_loss(w0, X, y, k, 0.0, w0, scale), bounds=(50, 5000), method="bounded").x
     held = games % 2 == 1
 
-    def fit(rows, penalty):
-        return minimize(term_loss, w0, args=(X[rows], y[rows], k, penalty, w0, scale), method="L-BFGS-B",
-                        bounds=[(-300, 300)] * len(w0)).x
+    def fit(rows, penalty):  # in units of each weight's scale, so that every step matters to the optimiser
+        def scaled(x):
+            return term_loss(w0 + x * scale, X[rows], y[rows], k, penalty, w0, scale)
+        x = minimize(scaled, np.zeros(len(w0)), method="L-BFGS-B", bounds=[(-10, 10)] * len(w0),
+                     options={"ftol": 1e-12, "gtol": 1e-9}).x
+        return w0 + x * scale
     default = term_loss(w0, X[held], y[held], k, 0.0, w0, scale)
     scores = {p: term_loss(fit(~held, p), X[held], y[held], k, 0.0, w0, scale) for p in PENALTIES}
     penalty = min(scores, key=scores.__getitem__)
     w = fit(np.ones(len(y), bool), penalty)
     before, after = term_loss(w0, X, y, k, 0.0, w0, scale), term_loss(w, X, y, k, 0.0, w0, scale)
-    keep = scores[penalty] < default
+    keep = apply and scores[penalty] < default
     print(f"{name}: {len(records)} games, {len(y)} positions, K {k:.0f}, error {before:.5f} -> {after:.5f}, "
           f"held-out {default:.5f} -> {scores[penalty]:.5f} (penalty {penalty}); "
-          + " ".join(f"{t} {x:.0f}" for t, x in zip(feats.terms, w)) + ("" if keep else "; not kept"), flush=True)
+          + " ".join(f"{t} {x:.0f}" for t, x in zip(feats.terms, w)) + ("; applied" if keep else ""), flush=True)
     entry = dict(entry)
     entry["terms_fit"] = {"games": len(records), "positions": int(len(y)), "K": round(k, 1),
                           "error": [round(before, 5), round(after, 5)],
@@ -223,8 +228,6 @@ def fit_terms(name: str, records: list[dict], entry: dict) -> dict:
                           "weights": {t: round(float(x), 1) for t, x in zip(feats.terms, w)}}
     if keep:
         entry["terms"] = entry["terms_fit"]["weights"]
-    else:
-        entry.pop("terms", None)
     return entry
 
 
@@ -241,7 +244,7 @@ def run_fit(args) -> None:
         if args.variants and name not in args.variants:
             continue
         if args.terms:
-            tuned[name] = fit_terms(name, by_variant[name], tuned[name])
+            tuned[name] = fit_terms(name, by_variant[name], tuned[name], args.apply)
         else:
             tuned[name] = fit_variant(name, by_variant[name], args.coarse)
     with open(args.out, "w", encoding="utf-8") as f:
@@ -266,6 +269,8 @@ def main() -> None:
     f.add_argument("--variants", nargs="+")
     f.add_argument("--coarse", action="store_true", help="one material multiplier for pawns, one for the other pieces")
     f.add_argument("--terms", action="store_true", help="fit the dynamic terms' weights instead")
+    f.add_argument("--apply", action="store_true", help="with --terms: use the fitted weights where they predict "
+                   "held-out games better")
     f.add_argument("--out", default=TUNED_PATH)
     args = ap.parse_args()
     (run_games if args.step == "games" else run_fit)(args)

@@ -240,3 +240,54 @@ def test_every_key_is_in_the_table_of_docs_definitions():
     doc = Path(__file__).parents[1].joinpath("docs/definitions.md").read_text()
     table = doc[doc.index("### Every key and what morphchess does with it"):]
     assert [k for k in sorted(KEYS | set(PIECE_BETZA)) if f"`{k}`" not in table] == []
+
+
+def test_mangled_text_gives_input_errors_only():
+    """Lines of the library's files dropped, doubled and mixed: every outcome is a variant or an
+    InputError (never another exception), so bad text never reaches the user as a traceback."""
+    import contextlib
+    import random
+
+    from morphchess import InputError
+    from morphchess.variants import definition_text, names
+    rng = random.Random(23)
+    lines = [line for n in names() if language_of(definition_text(n)) == "fairy"
+             for line in definition_text(n).splitlines() if "=" in line]
+    values = ["", "-", "x", "0", "99", "*", "true", "a1 b2", "*3 *4", "q:", "q:XYZ", "10/10", "[Qq] w"]
+    for _case in range(300):
+        body = [rng.choice(lines) for _ in range(rng.randrange(1, 12))]
+        if rng.random() < 0.5:
+            key = rng.choice(body).split("=")[0]
+            body.append(f"{key}= {rng.choice(values)}")
+        text = f"[m:{rng.choice(['chess', 'capablanca', 'shogi', 'makruk'])}]\n" + "\n".join(body) + "\n"
+        with contextlib.suppress(InputError):
+            quiet_load(text, "m")
+
+
+def test_pgn_record_carries_a_variants_ini_definition():
+    from morphchess import pgn
+    board = Board(quiet_load(MINE, "narrow"))
+    for move in ("e2e4", "e7e5", "d1h5"):
+        board.push_uci(move)
+    text = pgn.write(board)
+    assert '[VariantDefinition "[narrow:wide]"]' in text
+    again = pgn.read(text).board
+    assert again.variant.name == "narrow" and again.fen() == board.fen()
+
+
+def test_mobility_regions_and_flying_general_against_pyffish():
+    """mobilityRegion (read as the ID's confine=) and flyingGeneral, move lists against pyffish."""
+    sf = pytest.importorskip("pyffish")
+    from morphchess.notation import from_fen
+
+    from common import perft_against
+    text = ("[zoned:chess]\nmobilityRegionWhiteKing = c1 d1 e1 f1 c2 d2 e2 f2\n"
+            "mobilityRegionBlackKing = c8 d8 e8 f8 c7 d7 e7 f7\nmobilityRegionWhiteKnight = *1 *2 *3 *4\n"
+            "mobilityRegionBlackKnight = *8 *7 *6 *5\nflyingGeneral = true\ncastling = false\n")
+    sf.load_variant_config(text)
+    v = quiet_load(text, "zoned")
+    for fen in ("3k4/8/8/8/8/8/8/4K3 w - - 0 1", "3k4/8/8/3n4/8/2N5/8/4K3 w - - 0 1",
+                "r3k3/4p3/8/8/8/8/8/R3K2R b - - 0 1"):
+        perft_against(from_fen(v, fen), lambda moves, f=fen: set(sf.legal_moves("zoned", f, moves)), 3, None, move_text)
+    with pytest.raises(VariantError, match="mirrored"):
+        load("[z:chess]\nmobilityRegionWhiteKing = e1\nmobilityRegionBlackKing = d8\n", "z")

@@ -352,3 +352,17 @@ def test_odd_numbers_in_headers_and_queries_are_never_a_500(client):
     r = client.post("/api/variants", content=b"{}", headers={"Content-Length": "9" * 5000,
                                                             "Content-Type": "application/json"})
     assert r.status_code in (400, 413, 422)
+
+
+def test_old_rate_limit_counts_are_swept(tmp_path):
+    from datetime import timedelta
+
+    from morphchess.web.db import hits, now
+    with TestClient(create_app(f"sqlite:///{tmp_path}/g.db", Limits())) as c:
+        limiter = c.app.state.limiter
+        with c.app.state.store.db.write() as conn:  # a client that never came back
+            conn.execute(hits.insert().values(client="gone", action="game", at=now() - timedelta(hours=2)))
+        limiter.SWEEP_EVERY = 3
+        for _ in range(3):
+            assert c.post("/api/variants", json={"definition": "files=5 ranks=5\nking:K:K:king:c1"}).status_code == 200
+        assert rows(c, hits) == 3  # the three pastes; the old count is gone

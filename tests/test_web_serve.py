@@ -133,3 +133,37 @@ def test_every_limit_option_is_checked_in_one_line(options, words):
     r = subprocess.run([sys.executable, "-m", "morphchess", "serve", *options], capture_output=True, text=True,
                        timeout=60, env={**os.environ})
     assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_uvicorn_workers_end_their_streams_at_once_on_sigterm(tmp_path):
+    port = free_port()
+    env = {**os.environ, "MORPHCHESS_DB": f"sqlite:///{tmp_path}/games.db", "MORPHCHESS_ACCESS_LOG": "0"}
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "morphchess.web.app:app_from_env",
+                             "--port", str(port), "--workers", "2", "--no-proxy-headers", "--log-level", "warning"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/healthz")
+                if conn.getresponse().status == 200:
+                    break
+            except OSError:
+                time.sleep(0.2)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("POST", "/api/games", json.dumps({"black": "human"}), {"Content-Type": "application/json"})
+        gid = json.loads(conn.getresponse().read())["id"]
+        streams = [_open_stream(port, gid) for _ in range(4)]
+        time.sleep(0.5)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)  # no --timeout-graceful-shutdown: the streams end by themselves
+        proc.wait(15)
+        assert time.monotonic() - start < 5
+        for response in streams:
+            while response.read1(1000):
+                pass
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -61,13 +61,16 @@ PLAYED = {
     "castlingRookPiecesBlack", "castlingRookPiece", "checking", "stalemateValue", "checkmateValue", "nMoveRule",
     "nFoldRule", "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
-    "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks",
+    "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
 # Keys that change only how a finished game is scored: played without, with a warning.
+# (Fairy-Stockfish decides repetitions, perpetual checks and chases when a game may end, not in its
+# move generation, so those are scoring rules too.)
 SCORING = {"countingRule": "none", "materialCounting": "none", "nFoldValue": "draw", "nFoldValueAbsolute": "false",
-           "adjudicateFullBoard": "false", "stalematePieceCount": "false"}
+           "adjudicateFullBoard": "false", "stalematePieceCount": "false", "perpetualCheckIllegal": "false",
+           "moveRepetitionIllegal": "false", "chasingRule": "none"}
 # Keys of rules morphchess does not play, with the value that leaves the rule off.
 REFUSED = {
     "twoBoards": "false", "sittuyinPromotion": "false", "promotionLimit": "", "promotedPieceType": "",
@@ -82,8 +85,7 @@ REFUSED = {
     "wallingRegionBlack": "", "wallingRegion": "", "wallOrMove": "false", "seirawanGating": "false",
     "cambodianMoves": "false", "diagonalLines": "-", "pass": "false", "passWhite": "false", "passBlack": "false",
     "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
-    "makpongRule": "false", "flyingGeneral": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
-    "perpetualCheckIllegal": "false", "moveRepetitionIllegal": "false", "chasingRule": "none",
+    "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
     "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
     "extinctionPseudoRoyal": "false", "dupleCheck": "false", "flagPiece": "*", "flagPieceWhite": "*",
     "flagPieceBlack": "*", "flagRegion": "", "flagRegionWhite": "", "flagRegionBlack": "", "whiteFlag": "",
@@ -336,6 +338,7 @@ class _Out:
 
     params: dict[str, str] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
+    zones: list[str] = field(default_factory=list)  # confine= items, one a type
     promo_forced: bool = False
     notes: list[str] = field(default_factory=list)
 
@@ -356,9 +359,8 @@ def _check_keys(name: str, r: _Rules, out: _Out) -> None:
         elif key in REFUSED:
             if value.strip().lower() != REFUSED[key] and not (value.strip() in ("-", "") and REFUSED[key] in ("-", "")):
                 raise _refuse(name, r, key, "morphchess does not play this rule")
-        elif key.startswith("mobilityRegion"):
-            if value.strip() not in ("", "-"):
-                raise _refuse(name, r, key, "morphchess does not confine pieces to regions")
+        elif key.startswith(("mobilityRegionWhite", "mobilityRegionBlack")):
+            pass  # read with the pieces (_zones)
         else:
             out.notes.append(f"unknown key {key} = {value}: not a Fairy-Stockfish key morphchess knows, not used")
     if not _bool(r, "checking", True):
@@ -460,7 +462,7 @@ def _read(text: str, name: str) -> tuple[dict[str, Section], str, _Out]:
 
 
 def _id_text(out: _Out) -> str:
-    head = " ".join(f"{k}={v}" for k, v in out.params.items())
+    head = " ".join([*(f"{k}={v}" for k, v in out.params.items()), *out.zones])
     return "\n".join([head, *out.lines]) + "\n"
 
 
@@ -492,6 +494,7 @@ def _translate(name: str, r: _Rules) -> _Out:
     if not royal and "extinction" not in p:
         raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
     _drops(name, r, out, start)
+    _zones(name, r, out, letters)
     moves = _moves(name, r, start)
     for k in order:
         white = [sq for sq, c in sorted(start.board.items()) if c == letters[k]]
@@ -500,6 +503,23 @@ def _translate(name: str, r: _Rules) -> _Out:
         hand = f"{start.hands[0].get(letters[k].lower(), 0)},{start.hands[1].get(letters[k].lower(), 0)}"
         out.lines.append(f"{k}:{letters[k]}:{moves[k]}:{k}:{squares}:{hand}")
     return out
+
+
+def _zones(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
+    """Mobility regions as the ID's ``confine=`` (Black's must mirror White's by rank) and the
+    flying-general rule as ``flyingGeneral=1``."""
+    if _bool(r, "flyingGeneral", False):
+        out.params["flyingGeneral"] = "1"
+    F = r.files
+    for key in [k for k in r.keys if k.startswith(("mobilityRegionWhite", "mobilityRegionBlack"))]:
+        suffix = key[len("mobilityRegionWhite"):]
+        piece = next((k for k in r.pieces if k[0].upper() + k[1:] == suffix), None)
+        white, black = _region(r, "mobilityRegionWhite" + suffix), _region(r, "mobilityRegionBlack" + suffix)
+        if piece is None or not (white or black) or key.startswith("mobilityRegionBlack") and white is not None:
+            continue  # a piece the variant does not have, an empty region, or the pair read once
+        if black is None or white is None or black != {(r.ranks - 1 - sq // F) * F + sq % F for sq in white}:
+            raise _refuse(name, r, key, "a region for one side only, or Black's not White's mirrored by rank")
+        out.zones.append(f"confine={letters[piece]}:{','.join(_sq(r, sq) for sq in sorted(white))}")
 
 
 def _sq(r: _Rules, sq: int) -> str:

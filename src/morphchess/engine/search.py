@@ -52,7 +52,7 @@ class Params:
     aspiration: int = 0      # half-width in centipawns of the window around the last score, from depth 4
     rfp: int = 0             # reverse futility pruning: margin per ply of depth (depth <= 3)
     lmp: int = 0             # late-move pruning: quiet moves searched at depth d <= 3 are lmp + d * d
-    dynamic: int = 100       # percent of the evaluation's dynamic terms (0: the piece-square tables alone)
+    dynamic: int = 0         # percent of the evaluation's dynamic terms (0: the piece-square tables alone)
 
     @classmethod
     def parse(cls, text: str) -> Params:

@@ -27,7 +27,7 @@ from .bots import Bots, search_limits
 from .catalog import Catalog, describe
 from .db import Database, default_url
 from .errors import ApiError
-from .events import Notifier
+from .events import Notifier, ended_on_signals
 from .headers import SecurityHeaders
 from .lab import router as lab_router
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
@@ -76,7 +76,8 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         bots.sweep()  # engine seats left to move by a stopped server
-        yield
+        with ended_on_signals(notifier.close):
+            yield
         notifier.close()
         bots.close()
         db.dispose()

@@ -5,16 +5,18 @@ progress) and is woken at once when this process changes the game, or, on
 PostgreSQL, when any process does (a notification); otherwise changes made by
 other processes are seen within :data:`POLL_S`.  Each event's id is the
 game's ply, so a reconnecting ``EventSource`` (``Last-Event-ID``) gets exactly
-the moves it missed.  Streams end when the server stops (:meth:`Notifier.close`); the
-page's ``EventSource`` reconnects to whichever server answers next.
+the moves it missed.  Streams end as soon as the server is asked to stop (SIGTERM, SIGINT:
+:func:`ended_on_signals`, :meth:`Notifier.close`); the page's ``EventSource`` reconnects to
+whichever server answers next.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager, suppress
 
 from anyio import to_thread
@@ -24,7 +26,7 @@ from .db import now
 from .gameview import move_view, state_view
 from .store import Store
 
-__all__ = ["Notifier", "stream", "resume_from", "POLL_S", "PING_S"]
+__all__ = ["Notifier", "stream", "resume_from", "ended_on_signals", "POLL_S", "PING_S"]
 
 POLL_S = 0.25
 PING_S = 15.0
@@ -64,6 +66,34 @@ class Notifier:
                 self._waiters[gid].discard(entry)
                 if not self._waiters[gid]:
                     del self._waiters[gid]
+
+
+@contextmanager
+def ended_on_signals(close: Callable[[], None]) -> Iterator[None]:
+    """While the server runs: SIGTERM and SIGINT call ``close`` (ending the streams at once) before the
+    handler the server had (uvicorn's, which then stops it).  Only the main thread may set handlers:
+    elsewhere (a test client) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+
+    def handle(sig: int, frame) -> None:
+        close()
+        previous = before[signal.Signals(sig)]
+        if callable(previous):
+            previous(sig, frame)
+        else:  # the default action (or none): as if we had not been here
+            signal.signal(sig, previous or signal.SIG_DFL)
+            signal.raise_signal(sig)
+
+    for sig in before:
+        signal.signal(sig, handle)
+    try:
+        yield
+    finally:
+        for sig, previous in before.items():
+            signal.signal(sig, previous)
 
 
 def resume_from(last_event_id: str | None, since: int | None) -> int | None:

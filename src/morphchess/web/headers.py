@@ -1,7 +1,7 @@
 """Security headers on every answer: a Content-Security-Policy without inline script, no MIME
 sniffing, no framing by other sites, no referrer to other sites.
 
-The page builds itself from data with ``textContent`` and ``createElement`` (docs/security-page.md);
+The page builds itself from data with ``textContent`` and ``createElement`` (docs/security.md);
 the policy is what keeps a slip inert: no inline script or event-handler attribute runs, no
 ``<style>`` block or ``style=`` attribute applies, nothing loads from another origin.
 """

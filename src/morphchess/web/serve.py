@@ -2,7 +2,8 @@
 
 Every limit of :class:`~morphchess.web.limits.Limits` is an option (``--games-per-minute``
 and the like), checked before anything starts.  SIGTERM or SIGINT ends the event
-streams at once and stops the server within :data:`SHUTDOWN_S` seconds.
+streams at once (the app's own handler, :func:`~morphchess.web.events.ended_on_signals`) and
+stops the server within :data:`SHUTDOWN_S` seconds.
 """
 
 from __future__ import annotations
@@ -117,16 +118,4 @@ def run(args) -> None:
     # the client address is read by the app, from X-Forwarded-For only for a --trusted-proxy
     config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
                             timeout_graceful_shutdown=SHUTDOWN_S)
-    _server(config, app.state.notifier.close).run(sockets=[sock])
-
-
-def _server(config, on_exit):
-    """uvicorn's server, calling ``on_exit`` (which ends the event streams) as soon as it is asked to stop."""
-    import uvicorn
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig, frame) -> None:
-            on_exit()
-            super().handle_exit(sig, frame)
-
-    return Server(config)
+    uvicorn.Server(config).run(sockets=[sock])
