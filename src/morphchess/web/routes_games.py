@@ -234,9 +234,9 @@ def position(request: Request, gid: str, ply: int):
     game = _store(request).get(gid)
     if not 0 <= ply <= game.ply:
         raise NotFound(f"ply {ply} is not in the game (0 to {game.ply})")
-    board = game.board.root()
-    for move in game.board.move_stack[:ply]:
-        board.push(move)
+    board = game.board.copy()
+    while len(board.move_stack) > ply:  # taken back: each earlier position keeps its legal moves
+        board.pop()
     return board_view(board)
 
 
