@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from ..diagrams import move_diagram
 from ..errors import OptionError, quote
 from ..pieces import colour_of, type_of
+from ..pieceset import svg as piece_svg
+from ..pieceset import symbol_of
 from ..position import Position
 from ..variant import BLACK, WHITE, PieceType, Variant
-from ..web.pieces import svg as piece_svg
-from ..web.pieces import symbol_of
 from .svg import Canvas
 
 __all__ = ["read_squares", "read_arrows", "MAX_MARKS",
