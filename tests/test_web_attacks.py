@@ -97,3 +97,20 @@ def test_an_abandoned_bounded_work_is_stopped_and_frees_its_slot():
     while any(t.name.startswith("morphchess-bounded") for t in threading.enumerate()) and time.monotonic() < end:
         time.sleep(0.05)
     assert not [t for t in threading.enumerate() if t.name.startswith("morphchess-bounded")]
+
+
+@pytest.mark.parametrize("form", ["pgn", "gc"])
+def test_a_record_is_written_from_the_stored_moves_without_playing_them_again(client, monkeypatch, form):
+    """Before, each GET of a record played every move again: on a heavy 16x16 definition a game of
+    120 plies took 24 s a request (2000 plies: minutes), for anyone, as often as asked."""
+    from morphchess.position import Position
+    seat = local(client, moves=["Nf3", "Nf6", "Nc3", "Nc6", "Rb1", "Rb8", "Ra1", "Ra8"] + ["e4", "e5"])
+    expected = client.get(f"/api/games/{seat.gid}/record?format={form}").text
+    generated = []
+    real = Position.legal_moves
+    monkeypatch.setattr(Position, "legal_moves", lambda self, *a, **k: generated.append(1) or real(self, *a, **k))
+    seat.state()
+    generated.clear()
+    text = client.get(f"/api/games/{seat.gid}/record?format={form}").text
+    assert text == expected and len(generated) <= 1
+    assert ("5. e4 e5" if form == "pgn" else "5. P e2-e4") in text

@@ -241,6 +241,14 @@ class Board:
             board.pop()
         return board
 
+    def move_numbers(self) -> list[str]:
+        """The number of each move of the game (as :func:`move_number` writes it), counted from its
+        start without playing the moves again (turns alternate in every variant)."""
+        start = self.root().position
+        first = 0 if start.turn == WHITE else 1
+        return [f"{start.fullmove + (first + ply) // 2}" + ("." if (first + ply) % 2 == 0 else "...")
+                for ply in range(len(self.move_stack))]
+
     def fen(self) -> str:
         """Position text (see ``docs/notation.md``)."""
         return to_fen(self.position)

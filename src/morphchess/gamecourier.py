@@ -50,19 +50,21 @@ def write_move(board: Board, move: Move) -> str:
     return text
 
 
-def write(board: Board) -> str:
+def write(board: Board, texts: list[str] | None = None) -> str:
     """The game of ``board`` as a Game Courier log, one numbered turn per line.
 
     Forced morphs, castling partners and en-passant victims are not written
     (the rules apply them); the last line ends with ``// <outcome>`` when the
-    game is over.
+    game is over.  ``texts``: the moves already written by :func:`write_move`
+    (a stored game), so that the moves are not played again.
     """
-    b = board.root()
-    lines = []
-    for move in board.move_stack:
-        lines.append(f"{move_number(b)} {write_move(b, move)}")
-        b.push(move)
-    outcome = b.outcome()
+    if texts is None:
+        b, texts = board.root(), []
+        for move in board.move_stack:
+            texts.append(write_move(b, move))
+            b.push(move)
+    lines = [f"{number} {text}" for number, text in zip(board.move_numbers(), texts)]
+    outcome = board.outcome()
     if outcome is not None:
         if lines:
             lines[-1] += f" // {outcome}"

@@ -83,14 +83,17 @@ def _wrap(tokens: list[str], width: int = 79) -> str:
     return "\n".join(lines + [line])
 
 
-def write(board: Board, headers: dict[str, str] | None = None, comments: dict[int, str] | None = None) -> str:
+def write(board: Board, headers: dict[str, str] | None = None, comments: dict[int, str] | None = None,
+          sans: list[str] | None = None) -> str:
     """The game of ``board`` as PGN text.
 
     ``headers`` adds or overrides tags (the rules tags are always computed from
     the board); ``Result`` defaults to the outcome, else ``*``.  ``comments``
-    maps a ply (0 = before the first move) to a comment.
+    maps a ply (0 = before the first move) to a comment.  ``sans``: the moves'
+    SAN already written (a stored game), so that the moves are not played again
+    (on a heavy variant that is most of the work).
     """
-    return _document(board, headers or {}, _movetext(board, comments or {}))
+    return _document(board, headers or {}, _movetext(board, comments or {}, sans))
 
 
 def _document(board: Board, headers: dict[str, str], movetext: list[str]) -> str:
@@ -147,20 +150,23 @@ def _tags(board: Board, headers: dict[str, str]) -> dict[str, str]:
     return tags
 
 
-def _movetext(board: Board, comments: dict[int, str]) -> list[str]:
+def _movetext(board: Board, comments: dict[int, str], sans: list[str] | None = None) -> list[str]:
     """The moves in SAN with their numbers and comments, as tokens."""
     tokens = []
-    b = board.root()
+    if sans is None:
+        b, sans = board.root(), []
+        for move in board.move_stack:
+            sans.append(b.san(move))
+            b.push(move)
 
     def comment(ply: int) -> None:
         if comments.get(ply):
             tokens.append("{" + comments[ply].replace("}", ")") + "}")
 
     comment(0)
-    for ply, move in enumerate(board.move_stack, start=1):
-        number = b.turn == WHITE or ply == 1 or comments.get(ply - 1)
-        tokens.append(f"{move_number(b)} {b.san(move)}" if number else b.san(move))
-        b.push(move)
+    for ply, (number, san) in enumerate(zip(board.move_numbers(), sans), start=1):
+        shown = not number.endswith("...") or ply == 1 or comments.get(ply - 1)
+        tokens.append(f"{number} {san}" if shown else san)
         comment(ply)
     return tokens
 

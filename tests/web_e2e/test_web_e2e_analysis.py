@@ -78,7 +78,7 @@ def test_a_pasted_position_its_mate_and_its_link_on_a_phone(pages):
     assert not serious_findings(page)
     link = page.input_value("#analysis-link")
     other = pages.open(link)
-    other.wait_for_selector("#analysis:not([hidden])")
+    assert other.is_visible("#analysis"), other.inner_text("#notice")
     assert other.input_value("#analysis-fen") == MATE_IN_ONE and piece_on(other, "a1") == "R"
 
 

@@ -14,11 +14,11 @@ def test_catalogue_search_finds_and_selects_a_game(page):
     assert "pocketknight" in keys and "chess" not in keys
     assert "drops" in page.inner_text("#catalog-results .catalog-hit[data-key='chessgi']")
     page.click("#catalog-results .catalog-hit[data-key='chessgi']")
-    page.wait_for_function("document.getElementById('variant').value === 'chessgi'")
-    page.wait_for_function("document.getElementById('variant-name').textContent === 'Chessgi'")
+    page.wait_for_function("() => document.getElementById('variant').value === 'chessgi'")
+    page.wait_for_function("() => document.getElementById('variant-name').textContent === 'Chessgi'")
 
 
 def test_catalogue_search_shows_markup_as_text(page):
     page.fill("#catalog-search", "<img src=x onerror=alert(1)>")
-    page.wait_for_function("document.getElementById('catalog-status').textContent.includes('0 games')")
+    page.wait_for_function("() => document.getElementById('catalog-status').textContent.includes('0 games')")
     assert page.locator("#catalog img").count() == 0

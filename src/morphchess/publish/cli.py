@@ -43,7 +43,10 @@ def cmd_page(args) -> None:
     from .. import cli
     from .page import write_page
     v = cli._variant(args.variant)
-    written = write_page(v, args.out, args.title, pngs=not args.no_png)
+    try:
+        written = write_page(v, args.out, args.title, pngs=not args.no_png)
+    except OSError as e:
+        raise OptionError(f"--out {quote(args.out)}: cannot write the folder ({e.strerror})") from None
     print(f"{len(written)} files written to {args.out}: rules.html (pictures inline), paste.html "
           "(for the site's editor, with the PNG files)")
 
@@ -74,6 +77,8 @@ def write_file(path: str, data: bytes) -> None:
 def cmd_gif(args) -> None:
     from .. import cli
     from .gif import write_gif
+    if Path(args.out).suffix.lower() != ".gif":
+        raise OptionError(f"--out {quote(args.out)}: the name must end in .gif")
     board = cli._record(args).board
     data = write_gif(board, args.delay)
     write_file(args.out, data)

@@ -266,7 +266,7 @@ def pgn_headers(game: Game) -> dict[str, str]:
 
 def gc_log(game: Game) -> str:
     """The Game Courier log, ending with the result when the game ended otherwise than by the rules."""
-    text = gamecourier.write(game.board)
+    text = gamecourier.write(game.board, [m["gc"] for m in game.moves])
     out = outcome_view(game)
     if out is not None and game.board.outcome() is None:
         text = text.rstrip("\n") + ("\n" if text.strip() else "") + f"// {out['text']}\n"
@@ -277,7 +277,8 @@ def gc_log(game: Game) -> str:
 def record(request: Request, gid: str, format: Literal["pgn", "gc"] = "pgn", download: bool = False):
     game = _store(request).get(gid)
     talk = Talk(_store(request))
-    text = pgn.write(game.board, pgn_headers(game), talk.comments(gid)) if format == "pgn" else gc_log(game)
+    text = (pgn.write(game.board, pgn_headers(game), talk.comments(gid), [m["san"] for m in game.moves])
+            if format == "pgn" else gc_log(game))  # the stored texts: the moves are not played again
     headers = {"Content-Disposition": f'attachment; filename="morphchess-{gid}.{format}.txt"'} if download else {}
     return PlainTextResponse(text, headers=headers)
 

@@ -145,10 +145,16 @@ export async function openAnalysis(base, moves = [], ply = moves.length) {
   state.base = { variant: base.variant, setup: base.setup || null, fen: base.fen || null, game: base.game || null };
   state.nodes = moves.map((m, i) => ({ uci: m.uci, san: m.san, parent: i - 1 }));
   state.active = true;
-  await hooks.useVariant(state.base.variant);
+  try {
+    await hooks.useVariant(state.base.variant);
+    await show(ply - 1);
+  } catch (e) {
+    state.active = false; // nothing to analyse: the game stays as it was
+    hooks.closed();
+    throw e;
+  }
   $("analysis").hidden = false;
   document.body.classList.add("analysing");
-  await show(ply - 1);
   $("analysis-title").focus();
 }
 
