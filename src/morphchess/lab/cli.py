@@ -31,15 +31,19 @@ def add(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _lab(spec: str, args, out: str | None) -> tuple[list[dict], dict, str]:
+def _settings(spec: str, args):
+    """The lab settings of one variant (its definition and the options checked)."""
+    from .selfplay import settings_for
+    return settings_for(spec, args.level, args.movetime, args.opening_plies, args.seed, args.setup,
+                        args.max_plies)
+
+
+def _lab(settings, args, out: str | None) -> tuple[list[dict], dict, str]:
     """Play (or reuse) one lab and write its report; returns records, summary and directory."""
     from .progress import ProgressBar
     from .report import write_report
     from .run import default_out, run_lab
-    from .selfplay import settings_for
     from .stats import summarize
-    settings = settings_for(spec, args.level, args.movetime, args.opening_plies, args.seed, args.setup,
-                            args.max_plies)
     out = out or default_out(settings)
     records = run_lab(settings, args.games, out, args.jobs, args.ray,
                       progress=None if args.quiet else lambda total, done: ProgressBar(total, done))
@@ -54,16 +58,16 @@ def run(args) -> None:
     if args.targets[0] != "compare":
         if len(args.targets) != 1:
             raise OptionError("give one variant, or: lab compare A B")
-        _records, summary, out = _lab(args.targets[0], args, args.out)
+        _records, summary, out = _lab(_settings(args.targets[0], args), args, args.out)
         print(text_report(summary), end="")
         print(f"report: {os.path.join(out, 'report.html')}")
         return
     if len(args.targets) != 3:
         raise OptionError("lab compare needs two variants: lab compare A B")
     from .compare import compare, compare_text, values_text
-    sides = []
-    for spec, sub in zip(args.targets[1:], ("a", "b")):
-        sides.append(_lab(spec, args, args.out and os.path.join(args.out, sub)))
+    sides, chosen = [], [_settings(spec, args) for spec in args.targets[1:]]  # both checked before any game
+    for spec, settings, sub in zip(args.targets[1:], chosen, ("a", "b")):
+        sides.append(_lab(settings, args, args.out and os.path.join(args.out, sub)))
         print(f"{spec}: report in {os.path.join(sides[-1][2], 'report.html')}", file=sys.stderr)
     (a, summary_a, _), (b, summary_b, _) = sides
     text = compare_text(args.targets[1], args.targets[2], a, b, compare(a, b)) + values_text(summary_a, summary_b)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import ipaddress
+import math
 import os
 import re
 import threading
@@ -70,8 +71,9 @@ class Limits:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if "min" in f.metadata and not value >= f.metadata["min"]:
-                raise LimitError(f"{f.name.replace('_', '-')} {value}: at least {f.metadata['min']:g}")
+            if "min" in f.metadata and not f.metadata["min"] <= value < math.inf:
+                why = f"at least {f.metadata['min']:g}" if value < f.metadata["min"] else "a finite number"
+                raise LimitError(f"{f.name.replace('_', '-')} {value}: {why}")
         object.__setattr__(self, "_networks", tuple(_network(p) for p in self.trusted_proxies))
 
     @classmethod

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import socket
 import sys
 from typing import Any
@@ -33,8 +34,9 @@ def _limit_type(name: str, kind: type, minimum: float):
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: not a number") from None
-        if not value >= minimum:
-            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: at least {minimum:g}")
+        if not minimum <= value < math.inf:
+            why = f"at least {minimum:g}" if value < minimum else "a finite number"
+            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: {why}")
         return value
     return read
 
