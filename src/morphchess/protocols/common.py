@@ -21,8 +21,8 @@ from ..errors import InputError
 from ..variant import Variant
 from ..variants import load_variant, names
 
-__all__ = ["ProtocolError", "Output", "Thinker", "Clock", "move_budget_ms", "pv_moves", "variant_of", "warm_up",
-           "builtin_names", "protocol_names", "offered_name", "serve", "ENGINE_NAME"]
+__all__ = ["ProtocolError", "Output", "CommandEngine", "Thinker", "Clock", "move_budget_ms", "pv_moves", "variant_of",
+           "warm_up", "builtin_names", "protocol_names", "offered_name", "serve", "ENGINE_NAME"]
 
 ENGINE_NAME = "morphchess"
 SAFETY_MS = 50          # kept back from every clock budget for the GUI's and the pipe's delays
@@ -53,6 +53,29 @@ def variant_of(spec: str) -> Variant:
         return load_variant(protocol_names().get(spec, spec))
     except InputError as e:
         raise ProtocolError(str(e)) from None
+
+
+class CommandEngine:
+    """The command loop both front ends share: one command a line, ``quit`` ends the session.
+    A front end names how to stop its search (:meth:`cancel`) and how to carry out the rest
+    (:meth:`dispatch`)."""
+
+    def handle(self, line: str) -> bool:
+        """Carry out one command; False after ``quit``."""
+        words = line.split()
+        if not words:
+            return True
+        if words[0] == "quit":
+            self.cancel()
+            return False
+        self.dispatch(words[0], words[1:], line)
+        return True
+
+    def cancel(self) -> None:
+        raise NotImplementedError
+
+    def dispatch(self, command: str, rest: list[str], line: str) -> None:
+        raise NotImplementedError
 
 
 @dataclass

@@ -19,6 +19,7 @@ from ..notation import FenError, MoveError
 from .common import (
     ENGINE_NAME,
     Clock,
+    CommandEngine,
     Output,
     ProtocolError,
     Thinker,
@@ -97,7 +98,7 @@ def info_line(result, board: Board) -> str:
     return f"info depth {result.depth} score {score} nodes {result.nodes} nps {nps} time {ms} pv {pv}"
 
 
-class UciEngine:
+class UciEngine(CommandEngine):
     """The state of one UCI session: options, the game position and the search."""
 
     def __init__(self, out: Output) -> None:
@@ -118,24 +119,15 @@ class UciEngine:
         self.thinker.cancel()
 
     # -- commands --------------------------------------------------------------
-    def handle(self, line: str) -> bool:
-        """Carry out one command; False after ``quit``."""
-        words = line.split()
-        if not words:
-            return True
-        command, rest = words[0], words[1:]
-        if command == "quit":
-            self.cancel()
-            return False
+    def dispatch(self, command: str, rest: list[str], line: str) -> None:
         method = getattr(self, "cmd_" + command, None)
         if method is None:
             self.out(f"info string unknown command {command!r}")
-            return True
+            return
         try:
             method(rest)
         except (InputError, ValueError) as e:
             self.out(f"info string error: {e}")
-        return True
 
     def cmd_uci(self, _rest) -> None:
         self.out(f"id name {ENGINE_NAME}")

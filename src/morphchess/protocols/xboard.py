@@ -21,6 +21,7 @@ from ..variant import BLACK, WHITE, PieceType, Variant
 from .common import (
     ENGINE_NAME,
     Clock,
+    CommandEngine,
     Output,
     ProtocolError,
     Thinker,
@@ -225,7 +226,7 @@ def colour_fen(variant: Variant, marks: dict[int, str]) -> str:
     return "/".join(rows)
 
 
-class XboardEngine:
+class XboardEngine(CommandEngine):
     """The state of one CECP session."""
 
     def __init__(self, out: Output, variant_file: str | None = None) -> None:
@@ -249,15 +250,7 @@ class XboardEngine:
         self.analyzing = False
 
     # -- commands --------------------------------------------------------------------
-    def handle(self, line: str) -> bool:
-        """Carry out one command; False after ``quit``."""
-        words = line.split()
-        if not words:
-            return True
-        command, rest = words[0], words[1:]
-        if command == "quit":
-            self._cancel()
-            return False
+    def dispatch(self, command: str, rest: list[str], line: str) -> None:
         method = getattr(self, "cmd_" + command.replace("?", "now"), None)
         try:
             if method is not None:
@@ -270,7 +263,6 @@ class XboardEngine:
             self.out(f"Illegal move ({e}): {rest[0] if rest else command}")
         except InputError as e:
             self.out(f"Error ({e}): {line.strip()}")
-        return True
 
     def cmd_protover(self, _rest) -> None:
         self.out("feature done=0")
@@ -288,7 +280,7 @@ class XboardEngine:
         return f'variants="{",".join(names)}"'
 
     def cmd_new(self, _rest) -> None:
-        self._cancel()
+        self.cancel()
         self.variant = self.file_variant or variant_of("chess")
         self.board = Board(self.variant)
         self.engine_side = 1
@@ -299,7 +291,7 @@ class XboardEngine:
 
     def cmd_variant(self, rest: list[str]) -> None:
         name = rest[0] if rest else "normal"
-        self._cancel()
+        self.cancel()
         own = self.file_variant if self.file_variant and name == xboard_name(self.file_variant) else None
         self.variant = own or variant_of("chess" if name == "normal" else name)
         self.board = Board(self.variant)
@@ -317,14 +309,14 @@ class XboardEngine:
             raise ProtocolError(f"unknown option {name.strip()!r}")
         self.file_variant = variant_of(value.strip()) if value.strip() else None
         if self.file_variant:
-            self._cancel()
+            self.cancel()
             self.variant = self.file_variant
             self.board = Board(self.variant)
             self.out(f"feature {self._variants_feature()}")
             self._define_variant()
 
     def cmd_force(self, _rest) -> None:
-        self._cancel()
+        self.cancel()
         self.engine_side = None
 
     def cmd_go(self, _rest) -> None:
@@ -332,13 +324,13 @@ class XboardEngine:
         self._think()
 
     def cmd_playother(self, _rest) -> None:
-        self._cancel()
+        self.cancel()
         self.engine_side = self.board.turn ^ 1
 
     def cmd_usermove(self, rest: list[str]) -> None:
         if not rest:
             raise ProtocolError("usermove needs a move")
-        self._cancel()
+        self.cancel()
         self.board.push(parse_move(self.board, self._from_xboard(rest[0])))
         if self.analyzing:
             self._analyze()
@@ -352,11 +344,11 @@ class XboardEngine:
         self._analyze()
 
     def cmd_exit(self, _rest) -> None:
-        self._cancel()
+        self.cancel()
         self.analyzing = False
 
     def _analyze(self) -> None:
-        self._cancel()
+        self.cancel()
         if self.board.outcome() is None:
             self.thinker.start(self.board, {}, lambda result, board: self._info(result, board, True),
                                lambda result, board: None)
@@ -392,11 +384,11 @@ class XboardEngine:
         self.out(f"pong {rest[0] if rest else ''}".strip())
 
     def cmd_result(self, _rest) -> None:
-        self._cancel()
+        self.cancel()
         self.engine_side = None
 
     def cmd_undo(self, _rest) -> None:
-        self._cancel()
+        self.cancel()
         if not self.board.move_stack:
             raise ProtocolError("no move to undo")
         self.board.pop()
@@ -408,7 +400,7 @@ class XboardEngine:
         self.cmd_undo([])
 
     def cmd_setboard(self, rest: list[str]) -> None:
-        self._cancel()
+        self.cancel()
         try:
             self.board = Board(self.variant, fen=xboard_fen(self.variant, " ".join(rest), back=True))
         except FenError as e:
@@ -492,7 +484,7 @@ class XboardEngine:
             self.calls.put(lambda: play(result, board))
         self.thinker.start(self.board, self._limits(), self._info, done)
 
-    def _cancel(self) -> None:
+    def cancel(self) -> None:
         self.token = None
         self.thinker.cancel()
 

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from ..diagrams import move_diagram
 from ..errors import OptionError, quote
 from ..pieces import colour_of, type_of
+from ..pieceset import svg as piece_svg
+from ..pieceset import symbol_of
 from ..position import Position
 from ..variant import BLACK, WHITE, PieceType, Variant
-from ..web.pieces import svg as piece_svg
-from ..web.pieces import symbol_of
 from .svg import Canvas
 
 __all__ = ["read_squares", "read_arrows", "MAX_MARKS",
@@ -65,8 +65,10 @@ class _Board:
         self.left, self.top = MARGIN, 28 if title else 6
         board_w = v.files * SQUARE
         self.canvas = Canvas(max(board_w + 2 * MARGIN, width), self.top + v.ranks * SQUARE + MARGIN + below, title)
-        if title:
-            self.canvas.label(self.left, 18, title, 14, anchor="start", bold=True)
+        if title:  # a long title gets a smaller font, so that it fits the picture's width
+            room = self.canvas.width - 2 * MARGIN
+            self.canvas.label(self.left, 18, title, max(8, min(14, room / (0.62 * len(title)))), anchor="start",
+                              bold=True)
         self.legend_y = self.top + v.ranks * SQUARE + MARGIN + 4
 
     def box(self, sq: int) -> tuple[float, float]:
@@ -228,7 +230,8 @@ def morph_picture(v: Variant, table: Sequence[int | None], users: Sequence[Piece
     """A morph table: each square coloured by the type a piece arriving there becomes (White's view)."""
     shown = [v.type(i) for i in sorted({i for i in table if i})]
     rows = len(shown) + (None in table)
-    title = "Morph table of " + ", ".join(f"{t.name} ({t.letter})" for t in users)
+    names = [f"{t.name} ({t.letter})" for t in users] if len(users) <= 3 else [t.letter for t in users]
+    title = "Morph table of " + ", ".join(names)
     b = _Board(v, title, uid, below=LINE * rows)
     fills = {sq: type_colour(v, i) for sq, i in enumerate(table)}
     tips = {sq: f"{v.square_name(sq)}: " + (f"becomes {v.type(i).name}" if i else "no change")

@@ -1,7 +1,7 @@
 """One drawing model, written as SVG text and rendered to PNG from that text.
 
 A :class:`Canvas` collects shapes (rectangles, circles, lines, polygons, text and
-piece glyphs from :mod:`morphchess.web.pieces`) and writes them as one SVG
+piece glyphs from :mod:`morphchess.pieceset`) and writes them as one SVG
 document; :func:`png` renders that same document with cairosvg (the ``publish``
 extra; it needs the cairo library, present wherever a desktop or Chromium is),
 so the PNG pictures can never differ from the SVG ones.  Every string reaches
@@ -71,7 +71,7 @@ class Canvas:
                           f"{text(words)}</text>")
 
     def glyph(self, piece_svg: str, x: float, y: float, size: float) -> None:
-        """A piece drawing (an SVG on a 100 x 100 canvas, :func:`morphchess.web.pieces.svg`) in a box."""
+        """A piece drawing (an SVG on a 100 x 100 canvas, :func:`morphchess.pieceset.svg`) in a box."""
         inner = piece_svg[piece_svg.index(">") + 1:piece_svg.rindex("</svg>")]
         self.parts.append(f'<g transform="translate({_num(x)} {_num(y)}) scale({_num(size / 100)})">{inner}</g>')
 

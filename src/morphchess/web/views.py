@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..diagrams import move_diagram
+from ..pieceset import svg, symbol_of
 from ..variant import BLACK, WHITE, Variant
-from .pieces import svg, symbol_of
 
 __all__ = ["variant_view"]
 

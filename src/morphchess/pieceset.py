@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from ..variant import PieceType
+from .variant import PieceType
 
 __all__ = ["Symbol", "symbol_of", "svg"]
 
