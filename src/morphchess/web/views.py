@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from ..diagrams import move_diagram
 from ..pieceset import svg, symbol_of
-from ..variant import BLACK, WHITE, Variant
+from ..variant import BLACK, WHITE, PieceType, Variant
 
-__all__ = ["variant_view"]
+__all__ = ["variant_view", "zones_view"]
 
 
 def variant_view(key: str, v: Variant) -> dict:
@@ -34,6 +34,7 @@ def variant_view(key: str, v: Variant) -> dict:
         "files": v.files,
         "ranks": v.ranks,
         "holes": sorted(v.square_name(s) for s in v.holes),
+        "zones": zones_view(v),
         "setups": list(v.setups),
         "types": types,
         "promotion": {"zone": v.promo_zone, "choices": [letter(i) for i in v.promo_choice]},
@@ -47,3 +48,31 @@ def variant_view(key: str, v: Variant) -> dict:
         "warnings": list(v.warnings),
         "definition": v.text,
     }
+
+
+def zones_view(v: Variant) -> list[dict]:
+    """The zones a definition names, for the page to show on request: each side's promotion zone, and
+    for each group of types kept to part of the board (a palace, the own half) the squares each side's
+    pieces of the group may stand on."""
+    out = []
+    sides = ((WHITE, "White's"), (BLACK, "Black's"))
+    if v.promo_zone and any(v.promotes(t) for t in v.types):
+        for colour, side in sides:
+            rows = [v.ranks - 1 - d if colour == WHITE else d for d in range(v.promo_zone)]
+            out.append({"name": f"{side} promotion zone",
+                        "squares": _names(v, {r * v.files + f for r in rows for f in range(v.files)})})
+    groups: dict[frozenset[int], list[PieceType]] = {}
+    for t in v.types:
+        if v.barred.get(t.index):
+            groups.setdefault(v.barred[t.index], []).append(t)
+    everywhere = set(range(v.files * v.ranks))
+    for group in groups.values():
+        names = " and ".join(t.name for t in group)
+        for colour, side in sides:
+            allowed = everywhere - v.barred_squares(group[0].index, colour)
+            out.append({"name": f"where {side} {names} may stand", "squares": _names(v, allowed)})
+    return out
+
+
+def _names(v: Variant, squares: set[int]) -> list[str]:
+    return sorted(v.square_name(sq) for sq in squares if sq not in v.holes)

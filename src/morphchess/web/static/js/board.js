@@ -63,7 +63,14 @@ export class BoardView {
     this.variant = variant;
     this.selected = null;
     this.cursor = null;
+    this.zone = new Set();
     this.build();
+  }
+
+  // Outline a zone of the variant (square names; none to clear it).
+  showZone(squares) {
+    this.zone = new Set(squares || []);
+    this.draw();
   }
 
   flip() {
@@ -178,6 +185,7 @@ export class BoardView {
       cell.className = `sq ${cell.classList.contains("dark") ? "dark" : "light"}`;
       cell.classList.toggle("last", Boolean(last) || lastLegs.includes(name));
       cell.classList.toggle("path", path.has(name));
+      cell.classList.toggle("zone", this.zone.has(name));
       cell.classList.toggle("check", (this.view.check || []).includes(name));
       cell.classList.toggle("selected", name === this.selected);
       cell.classList.toggle("movable", this.movesFrom(name).length > 0);

@@ -21,6 +21,7 @@ import { drawSummary, rematchStarted } from "./summary.js";
 import { drawTalk, followTalk, wireTalk } from "./talk.js";
 import { timeControl, wireTimeControl } from "./timecontrol.js";
 import { drawTurn, wireTurn } from "./turn.js";
+import { drawZoneChoices } from "./zones.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = "morphchess.name";
@@ -107,6 +108,7 @@ function showVariant(variant) {
     .filter(Boolean).join(" · ");
   fillSetups(variant);
   renderLegend($("legend"), $("rules"), variant);
+  drawZoneChoices(variant, board);
 }
 
 // -- the game shown ----------------------------------------------------------------------------------
