@@ -64,17 +64,15 @@ def _mutate(text: str, data: st.DataObject) -> str:
     return text
 
 
-@fuzz
-@given(data=st.data())
-def test_every_definition_loads_or_is_refused_within_bounds(data):
-    text = _mutate(data.draw(_DEFINITION) + "\nking:K:K::e1", data)
+def _within_bounds(loader, text: str) -> None:
+    """``loader`` reads ``text`` and its first move list is made (which compiles the tables of every
+    square on boards up to 10x10) within the CPU and memory bounds, or it is refused in one line."""
     tracemalloc.start()
     start = time.process_time()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            variant = load(text, "fuzz")
-            Position(variant).legal_moves()  # compiles the tables of every square on boards up to 10x10
+            Position(loader(text, "fuzz")).legal_moves()
     except InputError as e:
         assert "\n" not in str(e)
     finally:
@@ -83,6 +81,13 @@ def test_every_definition_loads_or_is_refused_within_bounds(data):
         tracemalloc.stop()
     assert elapsed < SECONDS, (elapsed, text[:200])
     assert peak < PEAK, (peak, text[:200])
+
+
+@fuzz
+@given(data=st.data())
+def test_every_definition_loads_or_is_refused_within_bounds(data):
+    text = _mutate(data.draw(_DEFINITION) + "\nking:K:K::e1", data)
+    _within_bounds(load, text)
 
 
 _FAIRY_KEYS = st.sampled_from(sorted(fairy_ini.PLAYED) + ["customPiece1", "queen", "knight", "unknownKey"])
@@ -98,17 +103,4 @@ _SECTION = st.lists(st.builds(lambda k, v: f"{k} = {v}", _FAIRY_KEYS, _FAIRY_VAL
 @given(text=_SECTION)
 def test_every_variants_ini_section_loads_or_is_refused_within_bounds(text):
     load_any("[warm:chess]\n", "warm")  # reads the built-in sections once, outside the bound
-    tracemalloc.start()
-    start = time.process_time()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            Position(load_any(text, "fuzz")).legal_moves()
-    except InputError as e:
-        assert "\n" not in str(e)
-    finally:
-        elapsed = time.process_time() - start
-        _size, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-    assert elapsed < SECONDS, (elapsed, text[:200])
-    assert peak < PEAK, (peak, text[:200])
+    _within_bounds(load_any, text)
