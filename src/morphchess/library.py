@@ -51,11 +51,6 @@ class Entry:
             return True
         return any(word in s.lower() for s in (self.name, self.title, self.author, self.description))
 
-    def as_dict(self) -> dict:
-        return {"name": self.name, "title": self.title, "author": self.author, "description": self.description,
-                "files": self.files, "ranks": self.ranks, "size": self.size, "language": self.language,
-                "features": list(self.features), "fairy_name": self.fairy_name, "rules": self.rules}
-
 
 def features(v: Variant) -> tuple[str, ...]:
     """What a variant has of :data:`FEATURES`."""
