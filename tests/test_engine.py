@@ -230,3 +230,68 @@ def test_the_evaluation_follows_unload_moves():
             unloads += m.kind is Kind.UNLOAD
         pos.make(rng.choice(legal))
     assert unloads > 50
+
+
+def test_mobility_counts_what_python_chess_attacks():
+    """Per piece (not pawn or king) the empty or enemy squares it attacks, as python-chess counts them,
+    weighed by the type's weight; a knight's square counts more than a queen's."""
+    import chess
+    v = builtin("chess")
+    et = EvalTables(v)
+    weight = {v.tables.letter[p].upper(): et.mobility_weight[p] for p in range(v.tables.ncodes)
+              if et.mobility_weight[p]}
+    assert weight["N"] > weight["B"] > weight["R"] > weight["Q"] > 0
+    rng = random.Random(5)
+    for _game in range(4):
+        pos = Position(v)
+        for _ply in range(rng.randrange(8, 50)):
+            legal = pos.legal_moves()
+            if not legal or pos.outcome(legal) is not None:
+                break
+            pos.make(rng.choice(legal))
+        board = chess.Board(to_fen(pos))
+        expected = 0.0
+        for sq, piece in board.piece_map().items():
+            if piece.piece_type not in (chess.PAWN, chess.KING):
+                n = len(board.attacks(sq) & ~board.occupied_co[piece.color])
+                expected += (1 if piece.color else -1) * weight[piece.symbol().upper()] * n
+        assert et.mobility(pos.board) == pytest.approx(expected), board.fen()
+
+
+def test_mopup_drives_a_lone_king_to_mate():
+    """King and rook against king: with the mop-up term the search mates within 50 moves, from both sides."""
+    v = builtin("chess")
+    for fen in ("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "r3k3/8/8/8/4K3/8/8/8 b - - 0 1"):
+        pos = from_fen(v, fen)
+        assert EvalTables(v).mopup(pos.board) != 0
+        for _ply in range(100):
+            result = search(pos, nodes=4000, params=Params(mopup=1))
+            if result.move is None:
+                break
+            pos.make(result.move)
+        assert not pos.legal_moves() and pos.in_check(), to_fen(pos)
+
+
+def test_dynamic_terms_and_mobility_play_where_no_piece_changes_shape():
+    """By default the dynamic terms are on in chess and off where pieces morph or transform, and
+    mobility counts only the pieces that keep their shape; an explicit percent wins."""
+    def searcher(name, params):
+        return _Searcher(Position(builtin(name)), 1, None, None, None, None, None, None, params)
+    assert searcher("chess", Params()).dynamic == 100
+    assert searcher("crossroads", Params()).dynamic == searcher("polymorph", Params()).dynamic == 0
+    assert searcher("chess", Params(dynamic=0)).dynamic == 0
+    assert searcher("crossroads", Params(dynamic=50)).dynamic == 50
+    assert not any(EvalTables(builtin("crossroads")).mobility_weight)
+    for name, letters in (("chess", "NBRQ"), ("polymorph", "RQ")):  # Polymorph's knights and bishops transform
+        v = builtin(name)
+        weights = EvalTables(v).mobility_weight
+        assert {v.tables.letter[c].upper() for c, w in enumerate(weights) if w} == set(letters)
+
+
+def test_small_morphs_are_searched_as_quiet_moves():
+    """In Crossroads nearly every move morphs; counted as quiet moves (reduced, pruned at the frontier)
+    unless they gain QS_GAIN, they cost the search fewer nodes to the same depth."""
+    from morphchess.engine.tt import TranspositionTable
+    pos = Position(builtin("crossroads"))
+    nodes = {flag: search(pos, depth=4, tt=TranspositionTable(), params=Params(morphs=flag)).nodes for flag in (0, 1)}
+    assert nodes[1] < 0.9 * nodes[0], nodes

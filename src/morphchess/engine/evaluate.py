@@ -45,7 +45,7 @@ from ..position import Position
 from ..variant import BLACK, Variant
 
 __all__ = ["piece_values", "mobility", "value_of_mobility", "EvalTables", "eval_tables", "game_phase", "Weights",
-           "tuned_weights", "fingerprint", "TERMS", "tapered"]
+           "tuned_weights", "fingerprint", "TERMS", "tapered", "changes_shape", "shape_changing"]
 
 DENSITY = 0.3          # chance that a square on a piece's way is occupied
 LOOKAHEAD = 0.3        # weight of what a piece can become with its next move
@@ -228,14 +228,83 @@ class EvalTables:
                      for c in range(n)]
         F, R = variant.files, variant.ranks
         self.square_colour = [(sq % F + sq // F) & 1 for sq in range(F * R)]
+        self.centre_distance = [round(max(abs(2 * (sq % F) - F + 1), abs(2 * (sq // F) - R + 1)) / 2)
+                                for sq in range(F * R)]
         self.zone = [frozenset(y * F + x for y in range(max(0, sq // F - 2), min(R, sq // F + 3))
                                for x in range(max(0, sq % F - 2), min(F, sq % F + 3))) for sq in range(F * R)]
         self.front = [[tuple((sq // F + ahead) * F + x for x in range(max(0, sq % F - 1), min(F, sq % F + 2))
                              if 0 <= sq // F + ahead < R) for sq in range(F * R)] for ahead in (1, -1)]
+        self.mobility_weight = self._mobility_weights(variant, n)
         w = self.weights
         self.term_values = {name: w.term(name) for name in TERMS}
         self.royal_eg = [[e - m for e, m in zip(self._row(c, 0.0, None), self._row(c, 1.0, None))]
                          if self.royal[c] else [] for c in range(n)]
+
+    def _mobility_weights(self, variant: Variant, n: int) -> list[float]:
+        """Per code the worth of one reachable square relative to the others: ``8 / (m + 4)`` for a
+        type reaching ``m`` squares on average (a knight's square counts about twice a queen's); 0 for
+        pawn-like and royal pieces, and for pieces that change shape when they move or in place (what
+        they reach as they are says little about what they will do: measured, see docs/engine.md)."""
+        t = variant.tables
+        out = [0.0] * n
+        for c in range(n):
+            if t.valid[c] and not self.royal[c] and not self.pawnlike[c]:
+                ty = variant.type(t.type_of[c])
+                if not changes_shape(variant, ty):
+                    out[c] = 8 / (mobility(variant, ty) + 4)
+        return out
+
+    def mobility(self, board: list[int]) -> float:
+        """Squares the pieces (not pawn-like or royal) reach, empty or enemy, by leaps and slides, each
+        weighed by :meth:`_mobility_weights`; White positive."""
+        weight = self.mobility_weight
+        moves = self.variant.tables.moves
+        score = 0.0
+        for sq, p in enumerate(board):
+            if p and weight[p]:
+                mine = p & 1
+                leaps, slides = moves[p][sq][:2]
+                n = 0
+                for to, _m in leaps:
+                    q = board[to]
+                    if not q or q & 1 != mine:
+                        n += 1
+                for ray in slides:
+                    for to, reached in ray:  # no moves: a square of a zone the piece passes but may not enter
+                        q = board[to]
+                        if q:
+                            if reached and q & 1 != mine:
+                                n += 1
+                            break
+                        if reached:
+                            n += 1
+                score += weight[p] * n if mine == 0 else -weight[p] * n
+        return score
+
+    def mopup(self, board: list[int]) -> int:
+        """Against a side left with royal pieces alone: the other side gains 10 a step that the
+        lone royal piece stands from the centre and 4 a step its own royal pieces come closer
+        (White positive), so that a won ending is driven to mate."""
+        F = self.variant.files
+        centre = self.centre_distance
+        royals: tuple[list, list] = ([], [])
+        others = [0, 0]
+        for sq, p in enumerate(board):
+            if p:
+                if self.royal[p]:
+                    royals[p & 1].append(sq)
+                else:
+                    others[p & 1] += 1
+        score = 0
+        for lone in (0, 1):
+            if others[lone] or not others[lone ^ 1] or not royals[lone]:
+                continue
+            sign = -1 if lone == 0 else 1
+            for sq in royals[lone]:
+                near = min((max(abs(sq % F - r % F), abs(sq // F - r // F)) for r in royals[lone ^ 1]),
+                           default=0)
+                score += sign * (10 * centre[sq] - 4 * near)
+        return score
 
     def phase(self, board: list[int]) -> float:
         """1.0 while the pieces other than pawns and royals are worth what they are at the start, falling to 0."""
@@ -419,6 +488,16 @@ def eval_tables(variant: Variant, phase: float) -> EvalTables:
     if phase == 1.0:
         return base
     return variant.derived(("eval tables", phase), lambda: EvalTables(variant, phase, base))
+
+
+def changes_shape(variant: Variant, piece_type) -> bool:
+    """Does a piece of this type change its type when it moves (a morph table) or in place (a transformation)?"""
+    return bool(piece_type.morph) or any(piece_type.index in group for group in variant.transforms)
+
+
+def shape_changing(variant: Variant) -> bool:
+    """Does some piece of the variant change shape (see :func:`changes_shape`)?"""
+    return any(changes_shape(variant, t) for t in variant.types)
 
 
 def tapered(variant: Variant) -> bool:

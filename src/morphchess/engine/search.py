@@ -29,7 +29,7 @@ from ..errors import OptionError
 from ..move import Kind, Move
 from ..pieces import colour_of
 from ..position import Position
-from .evaluate import QS_GAIN, eval_tables, game_phase, tapered
+from .evaluate import QS_GAIN, eval_tables, game_phase, shape_changing, tapered
 from .movepick import ordered, staged_moves
 from .see import exchange_exact, see, see_values
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
@@ -52,7 +52,11 @@ class Params:
     aspiration: int = 0      # half-width in centipawns of the window around the last score, from depth 4
     rfp: int = 0             # reverse futility pruning: margin per ply of depth (depth <= 3)
     lmp: int = 0             # late-move pruning: quiet moves searched at depth d <= 3 are lmp + d * d
-    dynamic: int = 0         # percent of the evaluation's dynamic terms (0: the piece-square tables alone)
+    dynamic: int = -1        # percent of the evaluation's dynamic terms (0: the piece-square tables alone;
+    #                          -1: 100 where no piece changes shape, else 0, as measured: see docs/engine.md)
+    mobility: int = 40       # tenths of a centipawn per weighted reachable square (EvalTables.mobility)
+    mopup: int = 0           # 1: drive a side left with royal pieces alone to the edge (EvalTables.mopup)
+    morphs: int = 1          # 1: a move that changes shape but gains less than QS_GAIN counts as quiet
 
     @classmethod
     def parse(cls, text: str) -> Params:
@@ -137,7 +141,8 @@ class _Searcher:
         self.stop = stop
         self.on_info = on_info
         self.nodes = 0
-        self.dynamic = params.dynamic
+        self.dynamic = params.dynamic if params.dynamic >= 0 else (0 if shape_changing(v) else 100)
+        self.lazy = bool(self.dynamic or params.mobility or params.mopup)  # terms beside the tables'
         self.root_phase = not (self.dynamic and tapered(v))  # royal tables of the root's phase
         et = eval_tables(v, game_phase(v, pos.board) if self.root_phase else 1.0)
         self.pst = et.pst
@@ -455,8 +460,13 @@ class _Searcher:
         lmp = self.params.lmp
         late = lmp + depth * depth if lmp and depth <= 3 and not pv_node and not in_check else 1 << 30
         quiets = 0
+        morphs = self.params.morphs
+        pst = self.pst
+        sign = 1 if pos.turn == 0 else -1
         for i, m in enumerate(moves):
-            quiet = pos.capture_square(m) is None and type_of[m.piece] == type_of[b[m.origin]]
+            quiet = pos.capture_square(m) is None and (
+                type_of[m.piece] == type_of[b[m.origin]]
+                or (morphs and (pst[m.piece][m.target] - pst[b[m.origin]][m.origin]) * sign < QS_GAIN))
             if quiet and i:
                 if futile and m != killers[0]:
                     continue
@@ -504,7 +514,7 @@ class _Searcher:
             if not mine and (self.bare_immediate or theirs > 1):
                 return ply - MATE
         stand = ev if us == 0 else -ev
-        if self.dynamic and alpha - LAZY_MARGIN < stand < beta + LAZY_MARGIN:
+        if self.lazy and alpha - LAZY_MARGIN < stand < beta + LAZY_MARGIN:
             stand = self._static(ev)
         if stand >= beta or ply >= MAX_PLY:
             return stand
@@ -539,15 +549,25 @@ class _Searcher:
     def _static(self, ev: int) -> int:
         """The static score from the side to move's view: the tables' ``ev`` and the dynamic terms."""
         pos = self.pos
-        if self.dynamic:
+        if self.lazy:
             cache = self.tt.evals
             extra = cache.get(pos.hash)
             if extra is None:
                 if len(cache) >= EVAL_CACHE:
                     cache.clear()
-                extra = cache[pos.hash] = self.dynamic * self.et.dynamic(pos.board, self.root_phase) // 100
+                extra = cache[pos.hash] = self._terms(pos.board)
             ev += extra
         return ev if pos.turn == 0 else -ev
+
+    def _terms(self, board: list[int]) -> int:
+        """What the static score adds to the tables (White positive): the dynamic terms and mobility."""
+        params = self.params
+        extra = self.dynamic * self.et.dynamic(board, self.root_phase) // 100 if self.dynamic else 0
+        if params.mobility:
+            extra += round(params.mobility * self.et.mobility(board) / 10)
+        if params.mopup and not self.baring and 0 in self.count:
+            extra += self.et.mopup(board)
+        return extra
 
     def _loses(self, m: Move, them: int) -> bool:
         """Does capture ``m`` fail to win material in the exchange on its square (static exchange
