@@ -292,7 +292,8 @@ CASTLING_BUG = pytest.mark.xfail(
 
 
 @needs_xboard
-@pytest.mark.parametrize("name", ["mczh", "mcxiangqi", "mcmini", "mctokins", pytest.param("mcdemo", marks=CASTLING_BUG)])
+@pytest.mark.parametrize("name", ["mczh", "mcxiangqi", "mcmini", "mctokins",
+                                  pytest.param("mcdemo", marks=CASTLING_BUG)])
 def test_xboard_plays_a_definition_file(tmp_path, crazyhouse_file, minishogi_file, name):
     """XBoard runs a game of a definition file (``morphchess xboard FILE``, the variant selected by
     its name, one XBoard does not know) between two morphchess engines: a crazyhouse definition,
