@@ -149,6 +149,16 @@ def test_morph_aware_tables():
     assert et.pst[pawn + 1][chess.square("e2")] < et.pst[pawn + 1][chess.square("e5")] < 0  # Black's mirror
 
 
+def random_plies(pos: Position, rng: random.Random, plies: int):
+    """Play up to ``plies`` random legal moves on ``pos`` (fewer if the game ends), yielding it after each."""
+    for _ply in range(plies):
+        legal = pos.legal_moves()
+        if not legal or pos.outcome(legal) is not None:
+            return
+        pos.make(rng.choice(legal))
+        yield pos
+
+
 def dynamic(fen: str) -> int:
     v = builtin("chess")
     return EvalTables(v).dynamic(from_fen(v, fen).board)
@@ -179,12 +189,7 @@ def test_dynamic_terms_are_colour_blind():
     et = EvalTables(v)
     rng = random.Random(11)
     for _game in range(6):
-        pos = Position(v)
-        for _ply in range(rng.randrange(10, 60)):
-            legal = pos.legal_moves()
-            if not legal or pos.outcome(legal) is not None:
-                break
-            pos.make(rng.choice(legal))
+        for pos in random_plies(Position(v), rng, rng.randrange(10, 60)):
             mirror = from_fen(v, chess.Board(to_fen(pos)).mirror().fen())
             assert et.dynamic(pos.board) == -et.dynamic(mirror.board), to_fen(pos)
 
@@ -244,11 +249,8 @@ def test_mobility_counts_what_python_chess_attacks():
     rng = random.Random(5)
     for _game in range(4):
         pos = Position(v)
-        for _ply in range(rng.randrange(8, 50)):
-            legal = pos.legal_moves()
-            if not legal or pos.outcome(legal) is not None:
-                break
-            pos.make(rng.choice(legal))
+        for _ in random_plies(pos, rng, rng.randrange(8, 50)):
+            pass
         board = chess.Board(to_fen(pos))
         expected = 0.0
         for sq, piece in board.piece_map().items():

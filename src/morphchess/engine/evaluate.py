@@ -263,7 +263,8 @@ class EvalTables:
         for sq, p in enumerate(board):
             if p and weight[p]:
                 mine = p & 1
-                leaps, slides = moves[p][sq][:2]
+                entry = moves[p][sq]
+                leaps, slides = entry[0], entry[1]
                 n = 0
                 for to, _m in leaps:
                     q = board[to]
