@@ -16,7 +16,8 @@ from typing import TextIO
 
 from ..board import Board, Move
 from ..errors import InputError
-from ..notation import FenError, MoveError
+from ..notation import FenError, MoveError, castling_rights
+from ..pieces import colour_of, type_of
 from ..variant import BLACK, WHITE, PieceType, Variant
 from .common import (
     ENGINE_NAME,
@@ -34,12 +35,14 @@ from .common import (
     warm_up,
 )
 
-__all__ = ["XboardEngine", "main", "piece_to_char", "hand_types", "xboard_betza", "move_text", "setup_commands"]
+__all__ = ["XboardEngine", "main", "piece_to_char", "hand_types", "holdings_types", "xboard_betza", "xboard_castling",
+           "move_text", "setup_commands"]
 
-# XBoard 4.9's piece types (its ChessSquare order) by the image names of definitions; the others get
-# spare types without special behaviour (not Lance, Falcon, Cobra or Lion).
-IMAGE_SLOT = {"pawn": 0, "knight": 1, "bishop": 2, "rook": 3, "queen": 4, "cardinal": 7, "chancellor": 8,
-              "duke": 10, "nightrider": 12, "promotedbishop": 13, "promotedrook": 14, "amazon": 29}
+# XBoard 4.9's piece types (its ChessSquare order) by the image names of definitions, or their type names
+# where they name no images; the others get spare types without special behaviour (not Lance, Falcon,
+# Cobra or Lion).
+IMAGE_SLOT = {"pawn": 0, "knight": 1, "bishop": 2, "rook": 3, "queen": 4, "cardinal": 7, "archbishop": 7,
+              "chancellor": 8, "duke": 10, "nightrider": 12, "promotedbishop": 13, "promotedrook": 14, "amazon": 29}
 SPARE_SLOTS = (5, 6, 9, 11, 15, 16, 20, 22, 23, 24, 25, 26, 27, 28)
 
 
@@ -83,29 +86,50 @@ def xboard_letter(variant: Variant, t: PieceType) -> str:
     return f"+{base.letter}" if base else t.letter
 
 
-def piece_to_char(variant: Variant) -> str:
-    """XBoard's piece-to-char table for a variant: one letter (or '.') per XBoard type, King last.
+def xboard_slots(variant: Variant) -> dict[int, PieceType]:
+    """The types of a variant by XBoard's piece type (its ChessSquare number), the king left out.
 
-    XBoard numbers its holdings by the order of the types in this table, so the types that can be
-    in a hand (:func:`hand_types`) come before all others; a shogi-style promoted type is ``^`` and
-    its base type's letter (:func:`promoted_partners`)."""
+    XBoard numbers its holdings by the order of the types in its table.  Where captured pieces go to
+    a hand, the types that can be in one (:func:`hand_types`) come before all others, so that no
+    other type has a holdings row a capture could fill.  Where they go to none, every type keeps
+    the XBoard type of its image (a pawn stays XBoard's pawn, a rook its rook, which castles with
+    ``KQkq``), and the holdings reach as far as the last type that can be in a hand."""
     royal = [t for t in variant.types if t.royal]
     king = next((t for t in royal if t.letter == "K"), royal[0] if royal else None)
-    first = hand_types(variant)
-    partners = promoted_partners(variant)
-    slots: dict[int, str] = {}
+    first = hand_types(variant) if variant.captures_to_hand else []
+    slots: dict[int, PieceType] = {}
     spare = iter(SPARE_SLOTS)
     floor = -1
     for group in (first, [t for t in variant.types if t not in first]):
         for t in group:
             if t is king:
                 continue
-            slot = IMAGE_SLOT.get(t.image)
+            slot = IMAGE_SLOT.get(t.image or t.name.lower().replace(" ", ""))
             if slot is None or slot in slots or slot <= floor:
                 slot = next(s for s in spare if s > floor)
-            base = partners.get(t.index)
-            slots[slot] = f"^{base.letter}" if base else t.letter
+            slots[slot] = t
         floor = max(slots, default=-1)
+    return slots
+
+
+def holdings_types(variant: Variant) -> list[PieceType]:
+    """The types of XBoard's holdings rows, nearest its owner first: those of :func:`xboard_slots`
+    up to the last type that can be in a hand, shogi-style promoted ones left out (XBoard skips them)."""
+    hand = hand_types(variant)
+    partners = promoted_partners(variant)
+    rows = [t for _slot, t in sorted(xboard_slots(variant).items()) if t.index not in partners]
+    return rows[:max((rows.index(t) + 1 for t in hand), default=0)]
+
+
+def piece_to_char(variant: Variant) -> str:
+    """XBoard's piece-to-char table for a variant (:func:`xboard_slots`): one letter (or '.') per
+    XBoard type, King last; a shogi-style promoted type is ``^`` and its base type's letter
+    (:func:`promoted_partners`)."""
+    royal = [t for t in variant.types if t.royal]
+    king = next((t for t in royal if t.letter == "K"), royal[0] if royal else None)
+    partners = promoted_partners(variant)
+    slots = {slot: f"^{partners[t.index].letter}" if t.index in partners else t.letter
+             for slot, t in xboard_slots(variant).items()}
     white = "".join(slots.get(i, ".") for i in range(max(slots, default=0) + 1)) + (king.letter if king else ".")
     return white + white.lower()
 
@@ -130,18 +154,48 @@ def setup_commands(variant: Variant, fen: str) -> list[str]:
     board size carries the number of holdings slots (``9x9+7_fairy``) in a drop variant.  Hands
     that only feed promotions (``holdingsType`` > 0) are left out of the position text, and where
     captured pieces go to no hand the parent variant is bughouse, in which XBoard adds none there."""
-    holdings = len(hand_types(variant))
+    holdings = len(holdings_types(variant))
     if not holdings:
         fen = re.sub(r"\[[^\]]*\]", "", fen, count=1)
     parent = "bughouse" if holdings and not variant.captures_to_hand else "fairy"
     lines = [f"setup ({piece_to_char(variant)}) {variant.files}x{variant.ranks}+{holdings}_{parent} "
-             f"{xboard_fen(variant, fen)}"]
+             f"{xboard_fen(variant, xboard_castling(variant, fen))}"]
     for t in variant.types:
         betza = xboard_betza(t.betza)
         if not variant.en_passant:  # the definition switched 'e' captures off
             betza = re.sub(r"e(?=[a-z]*[A-Z])", "", betza)
         lines.append(f"piece {xboard_letter(variant, t)}& {betza}")
     return lines
+
+
+def xboard_castling(variant: Variant, fen: str) -> str:
+    """The position text with the castling field as XBoard 4.9 reads it: ``K``/``Q``/``k``/``q``
+    where the partner is the outermost of XBoard's rooks on its side, else a file letter; XBoard
+    reads file letters only in capitals, so a black right with another partner is left out."""
+    pos = Board(variant, fen=fen).position
+    rook = xboard_slots(variant).get(3)
+    F = variant.files
+
+    def rook_at(sq: int, colour: int) -> bool:
+        p = pos.board[sq]
+        return bool(p) and rook is not None and type_of(p) == rook.index and colour_of(p) == colour
+
+    field = ""
+    for colour, side, partner in sorted(castling_rights(pos), key=lambda r: r[0] != WHITE):
+        rank_end = partner - partner % F + (F - 1 if side == 1 else 0)
+        outer = range(rank_end, partner, -side)
+        if rook_at(partner, colour) and not any(rook_at(sq, colour) for sq in outer):
+            letter = "K" if side == 1 else "Q"
+        elif colour == WHITE:
+            letter = chr(ord("A") + partner % F)
+        else:
+            continue
+        letter = letter if colour == WHITE else letter.lower()
+        field += "" if letter in field else letter
+    fields = fen.split(" ")
+    if len(fields) > 2 and fields[2] != "-":
+        fields[2] = field or "-"
+    return " ".join(fields)
 
 
 def xboard_fen(variant: Variant, fen: str, back: bool = False) -> str:
@@ -166,14 +220,14 @@ def holdings_square(variant: Variant, name: str) -> tuple[int, int] | None:
     if f == variant.files + 1:
         return WHITE, r
     if f == -2:
-        return BLACK, max(variant.ranks, len(hand_types(variant))) - 1 - r
+        return BLACK, max(variant.ranks, len(holdings_types(variant))) - 1 - r
     return None
 
 
 def rank_shift(variant: Variant) -> int:
     """XBoard numbers the ranks of a board 10 squares high (holdings included) from 0, as Xiangqi
     players do: what to add to morphchess's rank numbers to get XBoard's."""
-    return -1 if max(variant.ranks, len(hand_types(variant))) == 10 else 0
+    return -1 if max(variant.ranks, len(holdings_types(variant))) == 10 else 0
 
 
 def shift_ranks(text: str, shift: int) -> str:
@@ -423,7 +477,7 @@ class XboardEngine(CommandEngine):
         magenta for a promotion choice, blue for a morph (its new type is the forced choice, sent on ``put``)."""
         name = self._from_xboard(rest[0]) if rest else ""
         held = holdings_square(self.variant, name)
-        hand = hand_types(self.variant)
+        hand = holdings_types(self.variant)
         if held is not None:
             letter = hand[held[1]].letter if held[1] < len(hand) and held[0] == self.board.turn else None
             picked = [m for m in self.board.legal_moves if m.is_drop and m.new_piece.upper() == letter]
