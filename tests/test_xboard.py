@@ -89,8 +89,8 @@ def test_castling_and_pawns_keep_xboard_types():
     demo_text = (Path(__file__).parent / "definitions" / "id-demo.txt").read_text()
     demo = load(demo_text, "mcdemo")
     assert [t.letter for t in holdings_types(demo)] == ["P", "N", "B", "R", "Q", "L"]
-    assert setup_commands(demo, Board(demo).fen())[0].startswith("setup (PNBRQL.ACKpnbrql.ack) 10x8+6_bughouse ")
-    assert " w KQkq - " in setup_commands(demo, Board(demo).fen())[0]
+    setup = setup_commands(demo, Board(demo).fen())[0]
+    assert setup.startswith("setup (PNBRQL.ACKpnbrql.ack) 10x8+6_bughouse ") and " w KQkq - " in setup
     swapped = load(demo_text.replace("Rook::::a1,j1", "Rook::::h1").replace("Chancellor::::h1", "Chancellor::::a1,j1"),
                    "swapped")
     assert " w JA - " in setup_commands(swapped, Board(swapped).fen())[0]

@@ -101,25 +101,32 @@ def _state_matters(pos: Position, sq: int, p: int) -> bool:
 def castling_rights(pos: Position) -> list[tuple[int, int, int]]:
     """``(colour, side, partner square)`` of each castling right (an unmoved castling king with an
     unmoved partner), the last-file side (1) first."""
-    partners = sorted(_castle_partners(pos, _unmoved_kings(pos)).items(), key=lambda kv: -kv[0][1])
-    return [(colour, side, partner) for (colour, side, _r), partner in partners
+    return _rights(pos, _unmoved_partners(pos))
+
+
+def _unmoved_partners(pos: Position) -> dict:
+    """:func:`_castle_partners` of the unmoved castling kings."""
+    kings = [r for c in (WHITE, BLACK) for r in pos.castling_pieces(c) if is_unmoved(pos.board[r])]
+    return _castle_partners(pos, kings)
+
+
+def _rights(pos: Position, partners: dict) -> list[tuple[int, int, int]]:
+    ordered = sorted(partners.items(), key=lambda kv: -kv[0][1])
+    return [(colour, side, partner) for (colour, side, _r), partner in ordered
             if partner is not None and is_unmoved(pos.board[partner]) and is_own(pos.board[partner], colour)]
-
-
-def _unmoved_kings(pos: Position) -> list[int]:
-    return [r for c in (WHITE, BLACK) for r in pos.castling_pieces(c) if is_unmoved(pos.board[r])]
 
 
 def to_fen(pos: Position) -> str:
     """The position as FEN-like text; :func:`from_fen` reads it back exactly."""
     field = {WHITE: "", BLACK: ""}
-    rights = castling_rights(pos)
+    partners = _unmoved_partners(pos)
+    rights = _rights(pos, partners)
     for colour, wing, _partner in rights:
         letter = "K" if wing == 1 else "Q"
         letter = letter if colour == WHITE else letter.lower()
         if letter not in field[colour]:  # two castling kings may share a partner
             field[colour] += letter
-    defaults = _defaults(pos, _castle_partners(pos, _unmoved_kings(pos)), {partner for *_, partner in rights})
+    defaults = _defaults(pos, partners, {partner for *_, partner in rights})
 
     def mark(sq: int, p: int) -> str:
         if sq in defaults and defaults[sq] != is_unmoved(p) and _state_matters(pos, sq, p):

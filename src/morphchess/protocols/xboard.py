@@ -86,6 +86,12 @@ def xboard_letter(variant: Variant, t: PieceType) -> str:
     return f"+{base.letter}" if base else t.letter
 
 
+def xboard_king(variant: Variant) -> PieceType | None:
+    """The type that is XBoard's king (last in its table): the royal ``K``, else the first royal type."""
+    royal = [t for t in variant.types if t.royal]
+    return next((t for t in royal if t.letter == "K"), royal[0] if royal else None)
+
+
 def xboard_slots(variant: Variant) -> dict[int, PieceType]:
     """The types of a variant by XBoard's piece type (its ChessSquare number), the king left out.
 
@@ -94,8 +100,7 @@ def xboard_slots(variant: Variant) -> dict[int, PieceType]:
     other type has a holdings row a capture could fill.  Where they go to none, every type keeps
     the XBoard type of its image (a pawn stays XBoard's pawn, a rook its rook, which castles with
     ``KQkq``), and the holdings reach as far as the last type that can be in a hand."""
-    royal = [t for t in variant.types if t.royal]
-    king = next((t for t in royal if t.letter == "K"), royal[0] if royal else None)
+    king = xboard_king(variant)
     first = hand_types(variant) if variant.captures_to_hand else []
     slots: dict[int, PieceType] = {}
     spare = iter(SPARE_SLOTS)
@@ -125,8 +130,7 @@ def piece_to_char(variant: Variant) -> str:
     """XBoard's piece-to-char table for a variant (:func:`xboard_slots`): one letter (or '.') per
     XBoard type, King last; a shogi-style promoted type is ``^`` and its base type's letter
     (:func:`promoted_partners`)."""
-    royal = [t for t in variant.types if t.royal]
-    king = next((t for t in royal if t.letter == "K"), royal[0] if royal else None)
+    king = xboard_king(variant)
     partners = promoted_partners(variant)
     slots = {slot: f"^{partners[t.index].letter}" if t.index in partners else t.letter
              for slot, t in xboard_slots(variant).items()}
