@@ -246,7 +246,7 @@ def run_fit(args) -> None:
         if args.terms:
             tuned[name] = fit_terms(name, by_variant[name], tuned[name], args.apply)
         else:
-            tuned[name] = fit_variant(name, by_variant[name], args.coarse)
+            tuned[name] = {**tuned.get(name, {}), **fit_variant(name, by_variant[name], args.coarse)}
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(tuned, f, indent=1, sort_keys=True)
         f.write("\n")

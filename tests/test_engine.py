@@ -13,6 +13,7 @@ from morphchess.engine.search import Params, _Searcher
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, to_fen
 from morphchess.pieces import as_moved, type_of
+from morphchess.variants import definition_text
 
 from common import EXTINCTION
 
@@ -275,12 +276,16 @@ def test_mopup_drives_a_lone_king_to_mate():
 
 
 def test_dynamic_terms_and_mobility_play_where_no_piece_changes_shape():
-    """By default the dynamic terms are on in chess and off where pieces morph or transform, and
-    mobility counts only the pieces that keep their shape; an explicit percent wins."""
-    def searcher(name, params):
-        return _Searcher(Position(builtin(name)), 1, None, None, None, None, None, None, params)
-    assert searcher("chess", Params()).dynamic == 100
-    assert searcher("crossroads", Params()).dynamic == searcher("polymorph", Params()).dynamic == 0
+    """By default the dynamic terms are on in chess and off where pieces morph or transform, unless
+    tuned.json records a measured percent for the variant (Crossroads, on); mobility counts only the
+    pieces that keep their shape; an explicit percent wins."""
+    def searcher(variant, params):
+        v = builtin(variant) if isinstance(variant, str) else variant
+        return _Searcher(Position(v), 1, None, None, None, None, None, None, params)
+    assert searcher("chess", Params()).dynamic == searcher("crossroads", Params()).dynamic == 100
+    assert searcher("polymorph", Params()).dynamic == searcher("snappy-chess", Params()).dynamic == 0
+    edited = load(definition_text("crossroads").replace("promoChoice=NBRQZHDL", "promoChoice=NBRQ"), "crossroads")
+    assert searcher(edited, Params()).dynamic == 0  # not the definition that was measured
     assert searcher("chess", Params(dynamic=0)).dynamic == 0
     assert searcher("crossroads", Params(dynamic=50)).dynamic == 50
     assert not any(EvalTables(builtin("crossroads")).mobility_weight)

@@ -87,7 +87,8 @@ def test_tuned_weights_apply_only_to_the_definition_they_were_fitted_on():
     for name, entry in table.items():
         v = builtin(name)
         assert entry["fingerprint"] == fingerprint(v)
-        assert tuned_weights(v) == Weights(entry["material"], entry["lookahead"], entry["centre"], entry["king"])
+        assert tuned_weights(v) == Weights(entry["material"], entry["lookahead"], entry["centre"], entry["king"],
+                                           entry.get("terms", {}), entry.get("dynamic"))
     edited = load("files=8 ranks=8 royal=K pawn:P:fmWfcF:pawn:a2,,a7 king:K:K:king:e1,,e8", "chess")
     assert tuned_weights(edited) == Weights()
 

@@ -45,7 +45,8 @@ from ..position import Position
 from ..variant import BLACK, Variant
 
 __all__ = ["piece_values", "mobility", "value_of_mobility", "EvalTables", "eval_tables", "game_phase", "Weights",
-           "tuned_weights", "fingerprint", "TERMS", "tapered", "changes_shape", "shape_changing"]
+           "tuned_weights", "fingerprint", "TERMS", "tapered", "changes_shape", "shape_changing",
+           "dynamic_percent"]
 
 DENSITY = 0.3          # chance that a square on a piece's way is occupied
 LOOKAHEAD = 0.3        # weight of what a piece can become with its next move
@@ -75,14 +76,16 @@ TERMS = {
 @dataclass(frozen=True)
 class Weights:
     """Multipliers of the evaluation's table terms: ``material`` per piece letter (missing letters 1.0),
-    ``lookahead`` (what a piece can become, above its type value), ``centre`` and ``king``; and
-    ``terms``, the dynamic terms by name (missing ones: :data:`TERMS`)."""
+    ``lookahead`` (what a piece can become, above its type value), ``centre`` and ``king``;
+    ``terms``, the dynamic terms by name (missing ones: :data:`TERMS`); and ``dynamic``, the percent
+    of the dynamic terms where an SPRT measured it for this variant (None: :func:`dynamic_percent`'s rule)."""
 
     material: dict[str, float] = field(default_factory=dict)
     lookahead: float = 1.0
     centre: float = 1.0
     king: float = 1.0
     terms: dict[str, float] = field(default_factory=dict)
+    dynamic: int | None = None
 
     def term(self, name: str) -> float:
         return self.terms.get(name, TERMS[name])
@@ -106,7 +109,7 @@ def tuned_weights(variant: Variant) -> Weights:
     if entry is None or entry["fingerprint"] != fingerprint(variant):
         return Weights()
     return Weights(dict(entry["material"]), entry["lookahead"], entry["centre"], entry["king"],
-                   dict(entry.get("terms", {})))
+                   dict(entry.get("terms", {})), entry.get("dynamic"))
 
 
 def _centred(values: list[float]) -> list[float]:
@@ -499,6 +502,15 @@ def changes_shape(variant: Variant, piece_type) -> bool:
 def shape_changing(variant: Variant) -> bool:
     """Does some piece of the variant change shape (see :func:`changes_shape`)?"""
     return any(changes_shape(variant, t) for t in variant.types)
+
+
+def dynamic_percent(variant: Variant) -> int:
+    """The default percent of the dynamic terms: the variant's measured ``dynamic`` in :data:`TUNED_FILE`,
+    else 100 where no piece changes shape and 0 where pieces morph or transform (see docs/engine.md)."""
+    measured = eval_tables(variant, 1.0).weights.dynamic
+    if measured is not None:
+        return measured
+    return 0 if shape_changing(variant) else 100
 
 
 def tapered(variant: Variant) -> bool:

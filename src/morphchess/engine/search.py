@@ -29,7 +29,7 @@ from ..errors import OptionError
 from ..move import Kind, Move
 from ..pieces import colour_of
 from ..position import Position
-from .evaluate import QS_GAIN, eval_tables, game_phase, shape_changing, tapered
+from .evaluate import QS_GAIN, dynamic_percent, eval_tables, game_phase, tapered
 from .movepick import ordered, staged_moves
 from .see import exchange_exact, see, see_values
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
@@ -53,7 +53,7 @@ class Params:
     rfp: int = 0             # reverse futility pruning: margin per ply of depth (depth <= 3)
     lmp: int = 0             # late-move pruning: quiet moves searched at depth d <= 3 are lmp + d * d
     dynamic: int = -1        # percent of the evaluation's dynamic terms (0: the piece-square tables alone;
-    #                          -1: 100 where no piece changes shape, else 0, as measured: see docs/engine.md)
+    #                          -1: the variant's default, evaluate.dynamic_percent: see docs/engine.md)
     mobility: int = 40       # tenths of a centipawn per weighted reachable square (EvalTables.mobility)
     mopup: int = 0           # 1: drive a side left with royal pieces alone to the edge (EvalTables.mopup)
     morphs: int = 1          # 1: a move that changes shape but gains less than QS_GAIN counts as quiet
@@ -141,7 +141,7 @@ class _Searcher:
         self.stop = stop
         self.on_info = on_info
         self.nodes = 0
-        self.dynamic = params.dynamic if params.dynamic >= 0 else (0 if shape_changing(v) else 100)
+        self.dynamic = params.dynamic if params.dynamic >= 0 else dynamic_percent(v)
         self.lazy = bool(self.dynamic or params.mobility or params.mopup)  # terms beside the tables'
         self.root_phase = not (self.dynamic and tapered(v))  # royal tables of the root's phase
         et = eval_tables(v, game_phase(v, pos.board) if self.root_phase else 1.0)
