@@ -240,7 +240,9 @@ def test_the_evaluation_follows_unload_moves():
 
 def test_mobility_counts_what_python_chess_attacks():
     """Per piece (not pawn or king) the empty or enemy squares it attacks, as python-chess counts them,
-    weighed by the type's weight; a knight's square counts more than a queen's."""
+    weighed by the type's weight; a knight's square counts more than a queen's.  Of those squares,
+    the ones on the enemy king's square or next to it are the king attack's units, and the pieces
+    reaching one its attackers."""
     import chess
     v = builtin("chess")
     et = EvalTables(v)
@@ -248,17 +250,28 @@ def test_mobility_counts_what_python_chess_attacks():
               if et.mobility_weight[p]}
     assert weight["N"] > weight["B"] > weight["R"] > weight["Q"] > 0
     rng = random.Random(5)
-    for _game in range(4):
+    attacked = 0
+    for _game in range(8):
         pos = Position(v)
-        for _ in random_plies(pos, rng, rng.randrange(8, 50)):
+        for _ in random_plies(pos, rng, rng.randrange(8, 60)):
             pass
         board = chess.Board(to_fen(pos))
         expected = 0.0
+        units, attackers = [0, 0], [0, 0]
         for sq, piece in board.piece_map().items():
             if piece.piece_type not in (chess.PAWN, chess.KING):
-                n = len(board.attacks(sq) & ~board.occupied_co[piece.color])
-                expected += (1 if piece.color else -1) * weight[piece.symbol().upper()] * n
-        assert et.mobility(pos.board) == pytest.approx(expected), board.fen()
+                reach = board.attacks(sq) & ~board.occupied_co[piece.color]
+                expected += (1 if piece.color else -1) * weight[piece.symbol().upper()] * len(reach)
+                king = board.king(not piece.color)
+                near = len(reach & (chess.BB_KING_ATTACKS[king] | chess.BB_SQUARES[king]))
+                side = 0 if piece.color else 1
+                units[side] += near
+                attackers[side] += bool(near)
+        score, got_units, got_attackers = et.mobility(pos.board, pos.royals)
+        assert score == pytest.approx(expected), board.fen()
+        assert (got_units, got_attackers) == (units, attackers), board.fen()
+        attacked += sum(units)
+    assert attacked  # the random games did bring pieces next to a king
 
 
 def test_mopup_drives_a_lone_king_to_mate():
@@ -302,3 +315,16 @@ def test_small_morphs_are_searched_as_quiet_moves():
     pos = Position(builtin("crossroads"))
     nodes = {flag: search(pos, depth=4, tt=TranspositionTable(), params=Params(morphs=flag)).nodes for flag in (0, 1)}
     assert nodes[1] < 0.9 * nodes[0], nodes
+
+
+def test_king_attack_counts_two_pieces_or_more():
+    """Two white pieces reach three squares by the black king: attack / 100 * 3² centipawns for White;
+    the queen alone is no attack."""
+    def terms(fen, attack):
+        pos = from_fen(builtin("chess"), fen)
+        return _Searcher(pos, 1, None, None, None, None, None, None, Params(attack=attack))._terms(pos.board)
+    both, queen = "6k1/5ppp/8/6N1/7Q/8/5PPP/6K1 w - - 0 1", "6k1/5ppp/8/8/7Q/8/5PPP/6K1 w - - 0 1"
+    assert terms(both, 200) - terms(both, 0) == 200 * 3 ** 2 // 100
+    assert terms(queen, 200) == terms(queen, 0)
+    flipped = "6k1/5ppp/8/7q/6n1/8/5PPP/6K1 b - - 0 1"  # the same attack on White's king
+    assert terms(flipped, 200) - terms(flipped, 0) == -(200 * 3 ** 2 // 100)

@@ -235,6 +235,8 @@ class EvalTables:
                                 for sq in range(F * R)]
         self.zone = [frozenset(y * F + x for y in range(max(0, sq // F - 2), min(R, sq // F + 3))
                                for x in range(max(0, sq % F - 2), min(F, sq % F + 3))) for sq in range(F * R)]
+        self.ring = [frozenset(y * F + x for y in range(max(0, sq // F - 1), min(R, sq // F + 2))
+                               for x in range(max(0, sq % F - 1), min(F, sq % F + 2))) for sq in range(F * R)]
         self.front = [[tuple((sq // F + ahead) * F + x for x in range(max(0, sq % F - 1), min(F, sq % F + 2))
                              if 0 <= sq // F + ahead < R) for sq in range(F * R)] for ahead in (1, -1)]
         self.mobility_weight = self._mobility_weights(variant, n)
@@ -257,33 +259,48 @@ class EvalTables:
                     out[c] = 8 / (mobility(variant, ty) + 4)
         return out
 
-    def mobility(self, board: list[int]) -> float:
+    def mobility(self, board: list[int], royals: tuple = ((), ())) -> tuple[float, list[int], list[int]]:
         """Squares the pieces (not pawn-like or royal) reach, empty or enemy, by leaps and slides, each
-        weighed by :meth:`_mobility_weights`; White positive."""
+        weighed by :meth:`_mobility_weights` (White positive); and per colour how many of those squares
+        lie next to the other side's royal pieces (``royals``: their squares per colour) and how many
+        pieces reach one."""
         weight = self.mobility_weight
         moves = self.variant.tables.moves
+        rings = [frozenset().union(*(self.ring[r] for r in royals[1])),
+                 frozenset().union(*(self.ring[r] for r in royals[0]))]  # what each colour attacks
+        units, attackers = [0, 0], [0, 0]
         score = 0.0
         for sq, p in enumerate(board):
             if p and weight[p]:
                 mine = p & 1
+                ring = rings[mine]
                 entry = moves[p][sq]
                 leaps, slides = entry[0], entry[1]
-                n = 0
+                n = near = 0
                 for to, _m in leaps:
                     q = board[to]
                     if not q or q & 1 != mine:
                         n += 1
+                        if to in ring:
+                            near += 1
                 for ray in slides:
                     for to, reached in ray:  # no moves: a square of a zone the piece passes but may not enter
                         q = board[to]
                         if q:
                             if reached and q & 1 != mine:
                                 n += 1
+                                if to in ring:
+                                    near += 1
                             break
                         if reached:
                             n += 1
+                            if to in ring:
+                                near += 1
                 score += weight[p] * n if mine == 0 else -weight[p] * n
-        return score
+                if near:
+                    units[mine] += near
+                    attackers[mine] += 1
+        return score, units, attackers
 
     def mopup(self, board: list[int]) -> int:
         """Against a side left with royal pieces alone: the other side gains 10 a step that the

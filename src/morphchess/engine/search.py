@@ -41,6 +41,7 @@ MATE_BOUND = MATE - 1000
 MAX_PLY = 100
 FUTILITY_MARGIN = 150
 EVAL_CACHE = 200_000   # dynamic evaluations kept with the transposition table before they are cleared
+ATTACK_UNITS = 12      # king attack: squares next to royal pieces counted at most
 LAZY_MARGIN = 300      # the capture search skips the dynamic terms of a score this far outside the window
 
 
@@ -57,6 +58,7 @@ class Params:
     mobility: int = 40       # tenths of a centipawn per weighted reachable square (EvalTables.mobility)
     mopup: int = 0           # 1: drive a side left with royal pieces alone to the edge (EvalTables.mopup)
     morphs: int = 1          # 1: a move that changes shape but gains less than QS_GAIN counts as quiet
+    attack: int = 200        # king attack: attack / 100 * units² cp for 2+ pieces reaching squares by royals
 
     @classmethod
     def parse(cls, text: str) -> Params:
@@ -564,7 +566,13 @@ class _Searcher:
         params = self.params
         extra = self.dynamic * self.et.dynamic(board, self.root_phase) // 100 if self.dynamic else 0
         if params.mobility:
-            extra += round(params.mobility * self.et.mobility(board) / 10)
+            score, units, attackers = self.et.mobility(board, self.pos.royals)
+            extra += round(params.mobility * score / 10)
+            if params.attack:
+                for side in (0, 1):
+                    if attackers[side] >= 2:
+                        danger = params.attack * min(units[side], ATTACK_UNITS) ** 2 // 100
+                        extra += danger if side == 0 else -danger
         if params.mopup and not self.baring and 0 in self.count:
             extra += self.et.mopup(board)
         return extra
