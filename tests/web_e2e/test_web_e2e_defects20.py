@@ -173,13 +173,20 @@ def test_morph_badge_on_an_empty_square_is_clear_and_not_under_the_dot(pages, de
 
 
 def test_a_sign_shows_while_a_variant_loads(page):
-    page.route("**/api/variants/crossroads", lambda route: (page.wait_for_timeout(800), route.continue_()))
+    held = []  # the variant's request waits here until the sign has been seen
+    page.route("**/api/variants/crossroads", lambda route: held.append(route))
     page.select_option("#variant", "crossroads")
     page.wait_for_selector("body[data-loading]")
     assert page.inner_text("#status").startswith("Loading")
     assert page.get_attribute("#board", "aria-busy") == "true"
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    held[0].continue_()
     page.wait_for_function("() => !document.body.dataset.loading"
                            " && document.querySelectorAll('#board .sq').length === 81")
+    page.unroute("**/api/variants/crossroads")
 
 
 def test_favicon_is_served(page, server):

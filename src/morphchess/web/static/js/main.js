@@ -224,7 +224,7 @@ function draw() {
   $("undo").textContent = ownAllSeats(game) ? "Take back" : "Ask to take back";
   $("move-input").disabled = !app.you.length || game.status !== "playing"; // it keeps the focus between moves
   $("transform").disabled = !board.canTransform();
-  $("status").textContent = statusText(game);
+  if (!document.body.dataset.loading) $("status").textContent = statusText(game); // the sign stays while loading
   $("status").classList.toggle("over", Boolean(game.outcome) || game.status === "aborted");
 }
 
