@@ -183,6 +183,7 @@ def test_a_sign_shows_while_a_variant_loads(page):
         if held:
             break
         page.wait_for_timeout(50)
+    assert held, "the variant's request never reached the route"
     held[0].continue_()
     page.wait_for_function("() => !document.body.dataset.loading"
                            " && document.querySelectorAll('#board .sq').length === 81")

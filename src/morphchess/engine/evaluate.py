@@ -112,6 +112,13 @@ def tuned_weights(variant: Variant) -> Weights:
                    dict(entry.get("terms", {})), entry.get("dynamic"))
 
 
+def _within(files: int, ranks: int, d: int) -> list[frozenset[int]]:
+    """Per square the squares at most ``d`` files and ``d`` ranks away, itself included."""
+    return [frozenset(y * files + x for y in range(max(0, sq // files - d), min(ranks, sq // files + d + 1))
+                      for x in range(max(0, sq % files - d), min(files, sq % files + d + 1)))
+            for sq in range(files * ranks)]
+
+
 def _centred(values: list[float]) -> list[float]:
     """``values`` less their mean."""
     mean = sum(values) / len(values)
@@ -233,10 +240,8 @@ class EvalTables:
         self.square_colour = [(sq % F + sq // F) & 1 for sq in range(F * R)]
         self.centre_distance = [round(max(abs(2 * (sq % F) - F + 1), abs(2 * (sq // F) - R + 1)) / 2)
                                 for sq in range(F * R)]
-        self.zone = [frozenset(y * F + x for y in range(max(0, sq // F - 2), min(R, sq // F + 3))
-                               for x in range(max(0, sq % F - 2), min(F, sq % F + 3))) for sq in range(F * R)]
-        self.ring = [frozenset(y * F + x for y in range(max(0, sq // F - 1), min(R, sq // F + 2))
-                               for x in range(max(0, sq % F - 1), min(F, sq % F + 2))) for sq in range(F * R)]
+        self.zone = _within(F, R, 2)
+        self.ring = _within(F, R, 1)
         self.front = [[tuple((sq // F + ahead) * F + x for x in range(max(0, sq % F - 1), min(F, sq % F + 2))
                              if 0 <= sq // F + ahead < R) for sq in range(F * R)] for ahead in (1, -1)]
         self.mobility_weight = self._mobility_weights(variant, n)
@@ -259,7 +264,7 @@ class EvalTables:
                     out[c] = 8 / (mobility(variant, ty) + 4)
         return out
 
-    def mobility(self, board: list[int], royals: tuple = ((), ())) -> tuple[float, list[int], list[int]]:
+    def mobility(self, board: list[int], royals: tuple) -> tuple[float, list[int], list[int]]:
         """Squares the pieces (not pawn-like or royal) reach, empty or enemy, by leaps and slides, each
         weighed by :meth:`_mobility_weights` (White positive); and per colour how many of those squares
         lie next to the other side's royal pieces (``royals``: their squares per colour) and how many
@@ -281,21 +286,15 @@ class EvalTables:
                     q = board[to]
                     if not q or q & 1 != mine:
                         n += 1
-                        if to in ring:
-                            near += 1
+                        near += to in ring
                 for ray in slides:
                     for to, reached in ray:  # no moves: a square of a zone the piece passes but may not enter
                         q = board[to]
-                        if q:
-                            if reached and q & 1 != mine:
-                                n += 1
-                                if to in ring:
-                                    near += 1
-                            break
-                        if reached:
+                        if reached and (not q or q & 1 != mine):
                             n += 1
-                            if to in ring:
-                                near += 1
+                            near += to in ring
+                        if q:
+                            break
                 score += weight[p] * n if mine == 0 else -weight[p] * n
                 if near:
                     units[mine] += near
