@@ -1,27 +1,24 @@
-"""Texel-style tuning of the evaluation's weights on self-play games of each variant.
+"""Texel-style tuning of every weight of the evaluation on self-play games of each variant.
 
-    python bench/texel.py games --variants crossroads --games 60 --nodes 1000 --out selfplay.jsonl
-    python bench/texel.py fit selfplay.jsonl              # writes src/morphchess/engine/tuned.json
-    python bench/texel.py fit --terms selfplay.jsonl      # the dynamic terms' weights instead
+    python bench/texel.py games --variants chess --games 2400 --nodes 300 --plies 6 --jobs 2 --out chess.jsonl
+    python bench/texel.py fit chess.jsonl            # records the fit in src/morphchess/engine/tuned.json
+    python bench/texel.py fit --apply chess.jsonl    # and uses its weights (once an SPRT has confirmed them)
 
 ``games`` plays the engine against itself (``--nodes`` per move, ``--plies`` random opening
-plies from the seed, a draw after ``--max-plies``) and writes one JSON line per game: variant,
-moves in coordinate text, result.  ``fit`` replays them, keeps quiet positions (side to move
-not in check, no capture that wins material by static exchange evaluation, past the opening
-plies), splits every position's evaluation into its terms (material per piece type, or with
-``--coarse`` for pawns and for the other pieces; lookahead gain, centralisation, king) and fits
-their multipliers (:class:`~morphchess.engine.evaluate.Weights`) so that
-``sigmoid(evaluation / K)`` predicts the game results (least squares, ``K`` fitted first on the
-untuned evaluation; multipliers drawn towards 1 by a penalty chosen on games held out; all 1
-when none of them predicts those games better than the untuned evaluation).  The weights of
-every variant in the files replace that variant's entry in ``tuned.json``.
-
-With ``--terms`` the table terms keep their weights and the fit is of the centipawn weights of
-the dynamic terms (:data:`~morphchess.engine.evaluate.TERMS`, the taper switch aside): each
-position's evaluation is its tables plus every term's unit contribution times its weight,
-drawn towards the default weights.  The fit and its errors go to the variant's ``terms_fit``;
-with ``--apply`` the fitted weights become its ``terms`` when they predict the held-out games
-better than the defaults (for use once an SPRT has confirmed them).
+plies from the seed, a draw after ``--max-plies``) in ``--jobs`` processes and writes one JSON
+line per game: variant, moves in coordinate text, result.  ``fit`` replays them and keeps the
+quiet positions (side to move not in check, no capture that wins material by static exchange
+evaluation, past the opening plies).  It splits each position's evaluation into the parts the
+weights multiply: the table terms (material per piece type, or with ``--coarse`` for pawns and
+for the other pieces; lookahead gain, centralisation, king), the dynamic terms of
+:data:`~morphchess.engine.evaluate.TERMS` where the variant's search uses them, mobility and
+king attack where some piece keeps its shape.  It fits all those weights together
+(:class:`~morphchess.engine.evaluate.Weights`) so that ``sigmoid(evaluation / K)`` predicts the
+game results: least squares, ``K`` fitted first on the variant's current weights, every weight
+drawn towards its current value by a penalty chosen on the games held out (every other game).
+The fit (command, games, positions, ``K``, the error before and after, on all positions and on
+the held-out games, the weights) goes to the variant's ``fit`` in ``tuned.json``; with
+``--apply`` its weights become the variant's when they predict the held-out games better.
 """
 
 from __future__ import annotations
@@ -31,6 +28,7 @@ import copy
 import json
 import os
 import random
+import sys
 from multiprocessing import Pool
 
 import numpy as np
@@ -38,13 +36,21 @@ from scipy.optimize import minimize, minimize_scalar
 
 from morphchess import Board, Position, builtin
 from morphchess.engine import search
-from morphchess.engine.evaluate import TERMS, TUNED_FILE, EvalTables, fingerprint, game_phase
+from morphchess.engine.evaluate import (
+    TERMS,
+    TUNED_FILE,
+    EvalTables,
+    attack_units,
+    dynamic_percent,
+    game_phase,
+    tuned_weights,
+)
 from morphchess.engine.see import exchange_exact, see, see_values
 from morphchess.variants import names
 
 TUNED_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "src", "morphchess", "engine", TUNED_FILE)
-PENALTIES = (0.001, 0.01, 0.1, 1.0)  # candidate strengths of the pull towards 1
+PENALTIES = (0.0, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1)  # candidate strengths of the pull towards the current weights
 POINTS = {"1-0": 1.0, "0-1": 0.0}
 
 
@@ -77,12 +83,20 @@ def run_games(args) -> None:
 
 
 # -- features -------------------------------------------------------------------------------
-class Features:
-    """A variant's untuned evaluation split into terms: one column per material group, then
-    lookahead, centre, king (White positive)."""
+TABLE_BOUNDS = (0.5, 2.0)  # a table multiplier stays within these
+TABLE_SCALE = 0.5          # the penalty counts a table multiplier's change in these units
 
-    def __init__(self, variant, coarse: bool = False) -> None:
+
+class Features:
+    """A variant's evaluation split into the parts its weights multiply (White positive): one column per
+    material group, then lookahead, centre and king; then each dynamic term the search uses, mobility and
+    king attack, each at weight 1; with ``squares``, one column per piece letter and square (its own
+    side's view), the count of such pieces there.  ``start`` holds the variant's current weights in that
+    order."""
+
+    def __init__(self, variant, coarse: bool = False, squares: bool = False) -> None:
         self.variant = variant
+        self.weights = tuned = tuned_weights(variant)
         self.base = EvalTables(variant, 1.0)
         self.phases: dict[float, EvalTables] = {1.0: self.base}
         group = {t.letter: t.letter for t in variant.types if not t.royal}
@@ -92,14 +106,27 @@ class Features:
         if coarse:  # two material multipliers: pawns and the other pieces
             group = {t.letter: "pawns" if variant.is_pawn_like(t) else "pieces" for t in variant.types if not t.royal}
         self.group = group
-        self.columns = sorted(set(group.values())) + ["lookahead", "centre", "king"]
+        self.tables = sorted(set(group.values())) + ["lookahead", "centre", "king"]
+        self.dynamic = dynamic_percent(variant)
+        self.terms = [name for name in TERMS if name != "taper"] if self.dynamic else []
+        self.moving = any(self.base.mobility_weight)  # pieces whose mobility and attacks count
+        self.scalars = self.tables + self.terms + (["mobility", "attack"] if self.moving else [])
+        self.letters = sorted(t.letter for t in variant.types) if squares else []
+        size = variant.files * variant.ranks
+        self.columns = self.scalars + [f"{letter}@{sq}" for letter in self.letters for sq in range(size)]
+        material = {g: tuned.material.get(letter, 1.0) for letter, g in group.items()}
+        self.start = np.array([material.get(c, 1.0) for c in self.tables[:-3]]
+                              + [tuned.lookahead, tuned.centre, tuned.king] + [tuned.term(t) for t in self.terms]
+                              + ([tuned.mobility, tuned.attack] if self.moving else [])
+                              + [x for letter in self.letters for x in tuned.squares.get(letter, [0.0] * size)],
+                              dtype=float)
         self.see_value = see_values(variant.tables, self.base.value)
         self.exact = exchange_exact(Position(variant))
-        self.terms = [name for name in TERMS if name != "taper"]
         self.units = []  # one copy of the tables per dynamic term, that term weighing 100, the others 0
         for name in self.terms:
             unit = copy.copy(self.base)
             unit.term_values = {n: 100 if n == name else 0 for n in TERMS}
+            unit.term_values["taper"] = 0  # the phase's royal tables are the table columns' part
             unit.pawn_cache = {}
             self.units.append(unit)
 
@@ -109,18 +136,15 @@ class Features:
             return False
         return not self.exact or all(see(pos, m, self.see_value) <= 0 for m in pos.captures())
 
-    def term_row(self, pos: Position) -> list[float]:
-        """Each dynamic term's contribution at weight 1 (White positive)."""
-        return [unit.dynamic(pos.board) / 100 for unit in self.units]
-
-    def row(self, pos: Position) -> list[float]:
+    def row(self, pos: Position) -> np.ndarray:
+        """The position's value of every column."""
         phase = round(game_phase(self.variant, pos.board), 1)
         et = self.phases.get(phase)
         if et is None:
             et = self.phases[phase] = EvalTables(self.variant, phase, self.base)
         t = self.variant.tables
-        out = [0.0] * len(self.columns)
-        index = {name: i for i, name in enumerate(self.columns)}
+        out = [0.0] * len(self.tables)
+        index = {name: i for i, name in enumerate(self.tables)}
         for sq, c in enumerate(pos.board):
             if not c:
                 continue
@@ -131,25 +155,56 @@ class Features:
             out[-3] += sign * ahead
             out[-2] += sign * centre
             out[-1] += sign * king
-        return out
+        share = self.dynamic / 100
+        out += [share * unit.dynamic(pos.board) / 100 for unit in self.units]
+        if self.moving:
+            score, units, attackers = self.base.mobility(pos.board, pos.royals)
+            white, black = attack_units(units, attackers)
+            out += [score / 10, (white - black) / 100]
+        row = np.zeros(len(self.columns))
+        row[:len(out)] = out
+        if self.letters:
+            size = len(pos.board)
+            for sq, c in enumerate(pos.board):
+                if c:
+                    sign = -1 if t.letter[c].islower() else 1
+                    column = self.letters.index(t.letter[c].upper()) * size + self.base.own_square(c, sq)
+                    row[len(out) + column] += sign
+        return row
 
 
-def positions(records: list[dict], features: Features,
-              terms: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(feature rows, White's points, game number) of the quiet positions of the games; with ``terms`` a row
-    is the tables' evaluation followed by the dynamic terms' unit contributions."""
+def positions(records: list[dict], features: Features, first: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(feature rows, White's points, game number from ``first``) of the quiet positions of the games."""
     rows, results, games = [], [], []
-    for n, rec in enumerate(records):
+    for n, rec in enumerate(records, first):
         board = Board(features.variant)
         points = POINTS.get(rec["result"], 0.5)
         for i, uci in enumerate(rec["moves"]):
             board.push_uci(uci)
             if i + 1 >= rec["plies"] + 4 and features.quiet(board.position):
-                row = features.row(board.position)
-                rows.append([sum(row), *features.term_row(board.position)] if terms else row)
+                rows.append(features.row(board.position))
                 results.append(points)
                 games.append(n)
-    return np.array(rows), np.array(results), np.array(games)
+    return np.array(rows).reshape(len(rows), len(features.columns)), np.array(results), np.array(games)
+
+
+def replay(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One process's share of :func:`positions`: (variant, coarse, squares, first game's number, its records)."""
+    name, coarse, squares, first, records = job
+    return positions(records, Features(builtin(name), coarse, squares), first)
+
+
+def all_positions(name: str, records: list[dict], args) -> tuple:
+    """:func:`positions` of every game, replayed in ``--jobs`` processes, with progress on stderr."""
+    size = max(1, min(100, len(records) // args.jobs))
+    parts = [(name, args.coarse, args.squares, i, records[i:i + size]) for i in range(0, len(records), size)]
+    out = []
+    with Pool(args.jobs) as pool:
+        for part in pool.imap(replay, parts):
+            out.append(part)
+            print(f"{name}: {sum(len(p[1]) for p in out)} positions from {min(len(out) * size, len(records))}/"
+                  f"{len(records)} games", file=sys.stderr, flush=True)
+    return tuple(np.concatenate([p[i] for p in out]) for i in range(3))
 
 
 # -- fitting --------------------------------------------------------------------------------
@@ -157,77 +212,74 @@ def sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
 
-def loss(w, X, y, k: float, penalty: float) -> float:
-    return float(np.mean((y - sigmoid(X @ w / k)) ** 2) + penalty * np.sum((w - 1) ** 2))
+def error(w, X, y, k: float) -> float:
+    """Mean squared error of the predicted points of weights ``w``."""
+    return float(np.mean((y - sigmoid(X @ w / k)) ** 2))
 
 
-def fit_weights(X, y, k: float, penalty: float):
-    ones = np.ones(X.shape[1])
-    return minimize(loss, ones, args=(X, y, k, penalty), method="L-BFGS-B", bounds=[(0.5, 2.0)] * len(ones)).x
+class Fit:
+    """Least-squares fit of a variant's weights, each drawn towards its start by ``penalty`` in units of its
+    scale (TABLE_SCALE for a multiplier, its own size but at least 10 cp for the others)."""
+
+    def __init__(self, feats: Features) -> None:
+        n = len(feats.tables)
+        self.w0 = feats.start
+        self.scale = np.array([TABLE_SCALE] * n + [max(abs(x), 10.0) for x in self.w0[n:]])
+        bounds = [TABLE_BOUNDS] * n + [(x - 10 * s, x + 10 * s) for x, s in zip(self.w0[n:], self.scale[n:])]
+        self.bounds = [((lo - x) / s, (hi - x) / s) for (lo, hi), x, s in zip(bounds, self.w0, self.scale)]
+
+    def loss(self, x, X, y, k: float, penalty: float) -> tuple[float, np.ndarray]:
+        """The penalised error of the weights ``w0 + x * scale`` and its gradient in ``x``."""
+        s = sigmoid(X @ (self.w0 + x * self.scale) / k)
+        gradient = (X.T @ (-2 * (y - s) * s * (1 - s))) / (k * len(y)) * self.scale + 2 * penalty * x
+        return float(np.mean((y - s) ** 2) + penalty * np.sum(x * x)), gradient
+
+    def weights(self, X, y, k: float, penalty: float):
+        """The weights that minimise :meth:`loss` within their bounds."""
+        x = minimize(self.loss, np.zeros(len(self.w0)), args=(X, y, k, penalty), jac=True, method="L-BFGS-B",
+                     bounds=self.bounds, options={"ftol": 1e-12, "gtol": 1e-9, "maxiter": 2000}).x
+        return self.w0 + x * self.scale
 
 
-def fit_variant(name: str, records: list[dict], coarse: bool) -> dict:
-    """The weights of one variant, and how well they predict the held-out games.  When no penalty's
-    weights predict the held-out games better than the untuned evaluation, every weight stays 1."""
-    variant = builtin(name)
-    feats = Features(variant, coarse)
-    X, y, games = positions(records, feats)
-    ones = np.ones(X.shape[1])
-    k = minimize_scalar(lambda k: loss(ones, X, y, k, 0.0), bounds=(50, 5000), method="bounded").x
-    held = games % 2 == 1  # every other game held out to choose the penalty
-    untuned = loss(ones, X[held], y[held], k, 0.0)
-    scores = {p: loss(fit_weights(X[~held], y[~held], k, p), X[held], y[held], k, 0.0) for p in PENALTIES}
-    penalty = min(scores, key=scores.__getitem__)
-    w = fit_weights(X, y, k, penalty) if scores[penalty] < untuned else ones
-    cols = feats.columns
-    print(f"{name}: {len(records)} games, {len(y)} positions, K {k:.0f}, held-out error untuned {untuned:.5f}, "
-          + ", ".join(f"penalty {p} {e:.5f}" for p, e in scores.items()) + "; weights "
-          + " ".join(f"{c} {x:.2f}" for c, x in zip(cols, w)), flush=True)
-    material = {letter: round(float(w[cols.index(g)]), 3) for letter, g in feats.group.items()}
-    return {"fingerprint": fingerprint(variant), "material": material,
-            "lookahead": round(float(w[-3]), 3), "centre": round(float(w[-2]), 3), "king": round(float(w[-1]), 3),
-            "games": len(records), "positions": int(len(y)), "K": round(k, 1),
-            "held_out_error": {"untuned": round(untuned, 5), **{str(p): round(e, 5) for p, e in scores.items()}}}
-
-
-def term_loss(w, X, y, k: float, penalty: float, w0, scale) -> float:
-    pred = sigmoid((X[:, 0] + X[:, 1:] @ w) / k)
-    return float(np.mean((y - pred) ** 2) + penalty * np.sum(((w - w0) / scale) ** 2))
-
-
-def fit_terms(name: str, records: list[dict], entry: dict, apply: bool) -> dict:
-    """The dynamic terms' fit of one variant in ``entry`` (``terms_fit``); with ``apply`` its weights become the
-    variant's ``terms`` when they predict held-out games better (use it once an SPRT confirms them)."""
-    variant = builtin(name)
-    feats = Features(variant)
-    X, y, games = positions(records, feats, terms=True)
-    w0 = np.array([float(TERMS[t]) for t in feats.terms])
-    scale = np.maximum(np.abs(w0), 10.0)
-    k = minimize_scalar(lambda k: term_loss(w0, X, y, k, 0.0, w0, scale), bounds=(50, 5000), method="bounded").x
+def fit_variant(name: str, records: list[dict], entry: dict, args, command: str) -> dict:
+    """``entry`` (the variant's part of tuned.json) with the fit of its weights under ``fit``; with
+    ``--apply``, and when they predict the held-out games better than the current weights, with them."""
+    feats = Features(builtin(name), args.coarse, args.squares)
+    X, y, games = all_positions(name, records, args)
+    fit = Fit(feats)
+    w0 = fit.w0
+    k = minimize_scalar(lambda k: error(w0, X, y, k), bounds=(50, 5000), method="bounded").x
     held = games % 2 == 1
-
-    def fit(rows, penalty):  # in units of each weight's scale, so that every step matters to the optimiser
-        def scaled(x):
-            return term_loss(w0 + x * scale, X[rows], y[rows], k, penalty, w0, scale)
-        x = minimize(scaled, np.zeros(len(w0)), method="L-BFGS-B", bounds=[(-10, 10)] * len(w0),
-                     options={"ftol": 1e-12, "gtol": 1e-9}).x
-        return w0 + x * scale
-    default = term_loss(w0, X[held], y[held], k, 0.0, w0, scale)
-    scores = {p: term_loss(fit(~held, p), X[held], y[held], k, 0.0, w0, scale) for p in PENALTIES}
+    current = error(w0, X[held], y[held], k)
+    scores = {p: error(fit.weights(X[~held], y[~held], k, p), X[held], y[held], k) for p in PENALTIES}
     penalty = min(scores, key=scores.__getitem__)
-    w = fit(np.ones(len(y), bool), penalty)
-    before, after = term_loss(w0, X, y, k, 0.0, w0, scale), term_loss(w, X, y, k, 0.0, w0, scale)
-    keep = apply and scores[penalty] < default
+    w = fit.weights(X, y, k, penalty)
+    before, after = error(w0, X, y, k), error(w, X, y, k)
+    keep = args.apply and scores[penalty] < current
+    cols = feats.columns
     print(f"{name}: {len(records)} games, {len(y)} positions, K {k:.0f}, error {before:.5f} -> {after:.5f}, "
-          f"held-out {default:.5f} -> {scores[penalty]:.5f} (penalty {penalty}); "
-          + " ".join(f"{t} {x:.0f}" for t, x in zip(feats.terms, w)) + ("; applied" if keep else ""), flush=True)
+          f"held-out {current:.5f} -> {scores[penalty]:.5f} (penalty {penalty}; "
+          + ", ".join(f"{p} {e:.5f}" for p, e in scores.items()) + "); "
+          + " ".join(f"{c} {x:.2f}" for c, x in zip(feats.scalars, w)) + ("; applied" if keep else ""), flush=True)
+    fitted = dict(zip(cols, (float(x) for x in w)))
+    n = len(feats.tables)
+    weights = {"material": {letter: round(fitted[g], 3) for letter, g in feats.group.items()},
+               **{c: round(fitted[c], 3) for c in cols[n - 3:n]}}
+    if feats.terms:
+        weights["terms"] = {t: round(fitted[t], 1) for t in feats.terms}
+    if feats.moving:
+        weights.update(mobility=round(fitted["mobility"]), attack=round(fitted["attack"]))
+    if feats.letters:
+        size = feats.variant.files * feats.variant.ranks
+        weights["squares"] = {letter: [round(fitted[f"{letter}@{sq}"], 1) for sq in range(size)]
+                              for letter in feats.letters}
     entry = dict(entry)
-    entry["terms_fit"] = {"games": len(records), "positions": int(len(y)), "K": round(k, 1),
-                          "error": [round(before, 5), round(after, 5)],
-                          "held_out_error": [round(default, 5), round(scores[penalty], 5)], "penalty": penalty,
-                          "weights": {t: round(float(x), 1) for t, x in zip(feats.terms, w)}}
+    entry["fit"] = {"command": command, "games": len(records), "positions": int(len(y)), "K": round(k, 1),
+                    "penalty": penalty, "error": [round(before, 5), round(after, 5)],
+                    "held_out_error": [round(current, 5), round(scores[penalty], 5)], "weights": weights,
+                    "applied": keep}
     if keep:
-        entry["terms"] = entry["terms_fit"]["weights"]
+        entry.update(weights)
     return entry
 
 
@@ -240,13 +292,11 @@ def run_fit(args) -> None:
                 by_variant.setdefault(rec["variant"], []).append(rec)
     with open(args.out, encoding="utf-8") as f:
         tuned = json.load(f)
+    command = "python bench/texel.py " + " ".join(sys.argv[1:])
     for name in sorted(by_variant):
         if args.variants and name not in args.variants:
             continue
-        if args.terms:
-            tuned[name] = fit_terms(name, by_variant[name], tuned[name], args.apply)
-        else:
-            tuned[name] = {**tuned.get(name, {}), **fit_variant(name, by_variant[name], args.coarse)}
+        tuned[name] = fit_variant(name, by_variant[name], tuned[name], args, command)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(tuned, f, indent=1, sort_keys=True)
         f.write("\n")
@@ -268,9 +318,10 @@ def main() -> None:
     f.add_argument("files", nargs="+")
     f.add_argument("--variants", nargs="+")
     f.add_argument("--coarse", action="store_true", help="one material multiplier for pawns, one for the other pieces")
-    f.add_argument("--terms", action="store_true", help="fit the dynamic terms' weights instead")
-    f.add_argument("--apply", action="store_true", help="with --terms: use the fitted weights where they predict "
-                   "held-out games better")
+    f.add_argument("--squares", action="store_true", help="also a centipawn weight per piece letter and square")
+    f.add_argument("--jobs", type=int, default=1, help="processes replaying the games")
+    f.add_argument("--apply", action="store_true", help="use the fitted weights where they predict the held-out "
+                   "games better")
     f.add_argument("--out", default=TUNED_PATH)
     args = ap.parse_args()
     (run_games if args.step == "games" else run_fit)(args)

@@ -8,7 +8,7 @@ import pytest
 from morphchess import Position, builtin, load
 from morphchess.cli import main
 from morphchess.engine import level_limits, piece_values, search
-from morphchess.engine.evaluate import EvalTables
+from morphchess.engine.evaluate import EvalTables, eval_tables
 from morphchess.engine.search import Params, _Searcher
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, to_fen
@@ -296,6 +296,10 @@ def test_dynamic_terms_and_mobility_play_where_no_piece_changes_shape():
         v = builtin(variant) if isinstance(variant, str) else variant
         return _Searcher(Position(v), 1, None, None, None, None, None, None, params)
     assert searcher("chess", Params()).dynamic == searcher("crossroads", Params()).dynamic == 100
+    chess = builtin("chess")
+    weights = eval_tables(chess, 1.0).weights
+    assert (searcher(chess, Params()).mobility, searcher(chess, Params()).attack) == (weights.mobility, weights.attack)
+    assert (searcher(chess, Params(mobility=0, attack=7)).mobility, searcher(chess, Params(attack=7)).attack) == (0, 7)
     assert searcher("polymorph", Params()).dynamic == searcher("snappy-chess", Params()).dynamic == 0
     edited = load(definition_text("crossroads").replace("promoChoice=NBRQZHDL", "promoChoice=NBRQ"), "crossroads")
     assert searcher(edited, Params()).dynamic == 0  # not the definition that was measured

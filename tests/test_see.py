@@ -88,9 +88,22 @@ def test_tuned_weights_apply_only_to_the_definition_they_were_fitted_on():
         v = builtin(name)
         assert entry["fingerprint"] == fingerprint(v)
         assert tuned_weights(v) == Weights(entry["material"], entry["lookahead"], entry["centre"], entry["king"],
-                                           entry.get("terms", {}), entry.get("dynamic"))
+                                           entry.get("terms", {}), entry.get("dynamic"), entry.get("mobility", 40),
+                                           entry.get("attack", 200), entry.get("squares", {}))
     edited = load("files=8 ranks=8 royal=K pawn:P:fmWfcF:pawn:a2,,a7 king:K:K:king:e1,,e8", "chess")
     assert tuned_weights(edited) == Weights()
+
+
+def test_square_weights_shift_a_type_on_its_own_side_s_squares():
+    """A knight's fitted centipawns on e4 (White's numbering) move White's knight on e4 and Black's on e5."""
+    v = builtin("chess")
+    bonus = [0.0] * 64
+    bonus[v.square("e4")] = 30.0
+    plain, shifted = EvalTables(v, 1.0, weights=Weights()), EvalTables(v, 1.0, weights=Weights(squares={"N": bonus}))
+    white, black = code(v.type_by_letter("N").index, 0), code(v.type_by_letter("N").index, 1)
+    for c, sq, delta in ((white, "e4", 30), (black, "e5", -30), (white, "e5", 0), (black, "e4", 0)):
+        assert shifted.pst[c][v.square(sq)] - plain.pst[c][v.square(sq)] == delta, (c, sq)
+    assert shifted.pst[code(v.type_by_letter("B").index, 0)] == plain.pst[code(v.type_by_letter("B").index, 0)]
 
 
 def test_weights_scale_the_terms():

@@ -46,7 +46,7 @@ from ..variant import BLACK, Variant
 
 __all__ = ["piece_values", "mobility", "value_of_mobility", "EvalTables", "eval_tables", "game_phase", "Weights",
            "tuned_weights", "fingerprint", "TERMS", "tapered", "changes_shape", "shape_changing",
-           "dynamic_percent"]
+           "dynamic_percent", "attack_units"]
 
 DENSITY = 0.3          # chance that a square on a piece's way is occupied
 LOOKAHEAD = 0.3        # weight of what a piece can become with its next move
@@ -57,6 +57,9 @@ ROYAL_ORDER_VALUE = 2000  # a royal piece as attacker sorts last in capture orde
 QS_GAIN = 150          # a quiet move gaining this much by morph or promotion counts as tactical
 PAWN, ROYAL, PIECE, BOUND = 1, 2, 3, 4  # what the dynamic terms see in a code
 PAWN_CACHE = 50_000    # pawn structures kept (per variant and process) before the cache is cleared
+MOBILITY = 40          # tenths of a centipawn per weighted reachable square (:meth:`EvalTables.mobility`)
+ATTACK = 200           # king attack: ATTACK / 100 cp per squared unit of :func:`attack_units`
+ATTACK_UNITS = 12      # king attack: squares next to royal pieces counted at most
 
 
 # the named terms of the dynamic evaluation, centipawns (a weight of 0 turns a term off)
@@ -77,8 +80,11 @@ TERMS = {
 class Weights:
     """Multipliers of the evaluation's table terms: ``material`` per piece letter (missing letters 1.0),
     ``lookahead`` (what a piece can become, above its type value), ``centre`` and ``king``;
-    ``terms``, the dynamic terms by name (missing ones: :data:`TERMS`); and ``dynamic``, the percent
-    of the dynamic terms where an SPRT measured it for this variant (None: :func:`dynamic_percent`'s rule)."""
+    ``terms``, the dynamic terms by name (missing ones: :data:`TERMS`); ``dynamic``, the percent
+    of the dynamic terms where an SPRT measured it for this variant (None: :func:`dynamic_percent`'s rule);
+    ``mobility`` and ``attack``, the search's default weights of mobility and king attack; ``squares``,
+    per piece letter the centipawns its table gains on each square (seen from its own side, numbered as
+    White's: :meth:`EvalTables.own_square`)."""
 
     material: dict[str, float] = field(default_factory=dict)
     lookahead: float = 1.0
@@ -86,6 +92,9 @@ class Weights:
     king: float = 1.0
     terms: dict[str, float] = field(default_factory=dict)
     dynamic: int | None = None
+    mobility: int = MOBILITY
+    attack: int = ATTACK
+    squares: dict[str, list[float]] = field(default_factory=dict)
 
     def term(self, name: str) -> float:
         return self.terms.get(name, TERMS[name])
@@ -109,7 +118,8 @@ def tuned_weights(variant: Variant) -> Weights:
     if entry is None or entry["fingerprint"] != fingerprint(variant):
         return Weights()
     return Weights(dict(entry["material"]), entry["lookahead"], entry["centre"], entry["king"],
-                   dict(entry.get("terms", {})), entry.get("dynamic"))
+                   dict(entry.get("terms", {})), entry.get("dynamic"), entry.get("mobility", MOBILITY),
+                   entry.get("attack", ATTACK), dict(entry.get("squares", {})))
 
 
 def _within(files: int, ranks: int, d: int) -> list[frozenset[int]]:
@@ -440,14 +450,23 @@ class EvalTables:
                     for c, row in enumerate(base.pst)]
 
     def _row(self, c: int, phase: float, worth: list[float] | None) -> list[int]:
-        """The signed piece-square row of code ``c``: its weighted :meth:`terms` summed."""
+        """The signed piece-square row of code ``c``: its weighted :meth:`terms` summed, and its type's
+        fitted ``squares``."""
         w = self.weights
+        t = self.variant.tables
         sign = -1 if colour_of(c) == BLACK else 1
+        squares = w.squares.get(t.letter[c].upper())
         row = []
-        for sq in range(self.variant.tables.size):
+        for sq in range(t.size):
             material, ahead, centre, king = self.terms(c, sq, phase, worth)
-            row.append(sign * round(material + w.lookahead * ahead + w.centre * centre + w.king * king))
+            extra = squares[self.own_square(c, sq)] if squares else 0.0
+            row.append(sign * round(material + w.lookahead * ahead + w.centre * centre + w.king * king + extra))
         return row
+
+    def own_square(self, c: int, sq: int) -> int:
+        """``sq`` as code ``c``'s side sees it, numbered as White's (Black's ranks mirrored)."""
+        files, ranks = self.variant.files, self.variant.ranks
+        return sq if colour_of(c) != BLACK else (ranks - 1 - sq // files) * files + sq % files
 
     def terms(self, c: int, sq: int, phase: float, worth: list[float] | None) -> tuple[float, float, float, float]:
         """Unweighted parts of code ``c``'s worth on ``sq`` (own colour's view): type value, lookahead
@@ -456,10 +475,9 @@ class EvalTables:
         t = self.variant.tables
         ty = self.variant.type(t.type_of[c])
         mob = self.square_mob[ty.index]
-        # the per-square mobility is White's; mirror the rank for Black
-        r = sq // t.files
-        own_rank = r if colour_of(c) != BLACK else t.ranks - 1 - r
-        centre = CENTRE * mob[own_rank * t.files + sq % t.files]
+        own = self.own_square(c, sq)  # the per-square mobility is White's
+        own_rank = own // t.files
+        centre = CENTRE * mob[own]
         if ty.royal:
             return 0.0, 0.0, 0.0, (1 - phase) * centre - phase * KING_SHELTER * own_rank
         value = self.value[c]
@@ -492,6 +510,13 @@ class EvalTables:
         """Static score of a board from White's point of view (the search updates it incrementally)."""
         pst = self.pst
         return sum(pst[p][sq] for sq, p in enumerate(board) if p)
+
+
+def attack_units(units: list[int], attackers: list[int]) -> list[int]:
+    """Per colour the king attack the ``attack`` weight multiplies, from :meth:`EvalTables.mobility`'s
+    counts: the squared number of squares next to enemy royal pieces its pieces reach (at most
+    :data:`ATTACK_UNITS`), when at least two pieces reach one, else 0."""
+    return [min(u, ATTACK_UNITS) ** 2 if a >= 2 else 0 for u, a in zip(units, attackers)]
 
 
 def _targets(t, c: int, sq: int) -> list[tuple[int, tuple]]:

@@ -29,7 +29,7 @@ from ..errors import OptionError
 from ..move import Kind, Move
 from ..pieces import colour_of
 from ..position import Position
-from .evaluate import QS_GAIN, dynamic_percent, eval_tables, game_phase, tapered
+from .evaluate import QS_GAIN, attack_units, dynamic_percent, eval_tables, game_phase, tapered
 from .movepick import ordered, staged_moves
 from .see import exchange_exact, see, see_values
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
@@ -41,7 +41,6 @@ MATE_BOUND = MATE - 1000
 MAX_PLY = 100
 FUTILITY_MARGIN = 150
 EVAL_CACHE = 200_000   # dynamic evaluations kept with the transposition table before they are cleared
-ATTACK_UNITS = 12      # king attack: squares next to royal pieces counted at most
 LAZY_MARGIN = 300      # the capture search skips the dynamic terms of a score this far outside the window
 
 
@@ -55,10 +54,12 @@ class Params:
     lmp: int = 0             # late-move pruning: quiet moves searched at depth d <= 3 are lmp + d * d
     dynamic: int = -1        # percent of the evaluation's dynamic terms (0: the piece-square tables alone;
     #                          -1: the variant's default, evaluate.dynamic_percent: see docs/engine.md)
-    mobility: int = 40       # tenths of a centipawn per weighted reachable square (EvalTables.mobility)
+    mobility: int = -1       # tenths of a centipawn per weighted reachable square (EvalTables.mobility;
+    #                          -1: the variant's weight, evaluate.Weights.mobility)
     mopup: int = 0           # 1: drive a side left with royal pieces alone to the edge (EvalTables.mopup)
     morphs: int = 1          # 1: a move that changes shape but gains less than QS_GAIN counts as quiet
-    attack: int = 200        # king attack: attack / 100 * units² cp for 2+ pieces reaching squares by royals
+    attack: int = -1         # king attack: attack / 100 * units² cp for 2+ pieces reaching squares by royals
+    #                          (evaluate.attack_units; -1: the variant's weight, evaluate.Weights.attack)
 
     @classmethod
     def parse(cls, text: str) -> Params:
@@ -144,7 +145,10 @@ class _Searcher:
         self.on_info = on_info
         self.nodes = 0
         self.dynamic = params.dynamic if params.dynamic >= 0 else dynamic_percent(v)
-        self.lazy = bool(self.dynamic or params.mobility or params.mopup)  # terms beside the tables'
+        weights = eval_tables(v, 1.0).weights
+        self.mobility = params.mobility if params.mobility >= 0 else weights.mobility
+        self.attack = params.attack if params.attack >= 0 else weights.attack
+        self.lazy = bool(self.dynamic or self.mobility or params.mopup)  # terms beside the tables'
         self.root_phase = not (self.dynamic and tapered(v))  # royal tables of the root's phase
         et = eval_tables(v, game_phase(v, pos.board) if self.root_phase else 1.0)
         self.pst = et.pst
@@ -563,17 +567,14 @@ class _Searcher:
 
     def _terms(self, board: list[int]) -> int:
         """What the static score adds to the tables (White positive): the dynamic terms and mobility."""
-        params = self.params
         extra = self.dynamic * self.et.dynamic(board, self.root_phase) // 100 if self.dynamic else 0
-        if params.mobility:
+        if self.mobility:
             score, units, attackers = self.et.mobility(board, self.pos.royals)
-            extra += round(params.mobility * score / 10)
-            if params.attack:
-                for side in (0, 1):
-                    if attackers[side] >= 2:
-                        danger = params.attack * min(units[side], ATTACK_UNITS) ** 2 // 100
-                        extra += danger if side == 0 else -danger
-        if params.mopup and not self.baring and 0 in self.count:
+            extra += round(self.mobility * score / 10)
+            if self.attack:
+                white, black = attack_units(units, attackers)
+                extra += self.attack * white // 100 - self.attack * black // 100
+        if self.params.mopup and not self.baring and 0 in self.count:
             extra += self.et.mopup(board)
         return extra
 

@@ -1,0 +1,93 @@
+"""The Texel-style fit of bench/texel.py: its features are the search's evaluation, its gradient is right,
+and a fit is recorded in tuned.json without changing the weights unless asked."""
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.optimize import approx_fprime
+
+from morphchess import Board, Position, builtin
+from morphchess.engine.search import Params, _Searcher
+from morphchess.notation import from_fen
+
+ROOT = Path(__file__).resolve().parent.parent
+TEXEL = ROOT / "bench" / "texel.py"
+_spec = importlib.util.spec_from_file_location("texel", TEXEL)
+texel = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(texel)
+
+MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8"
+
+
+def static_white(pos: Position) -> int:
+    """The search's static score of ``pos`` from White's view (tables, dynamic terms, mobility)."""
+    s = _Searcher(pos, 1, None, None, None, None, None, None, Params())
+    return s.et.evaluate(pos.board) + s._terms(pos.board)
+
+
+@pytest.mark.parametrize("name, fen", [("chess", MIDDLEGAME), ("chess", "8/5pk1/6p1/8/3N4/6P1/5PK1/8 w - - 0 40"),
+                                       ("polymorph", None), ("crossroads", None)])
+def test_the_features_at_the_current_weights_are_the_search_s_evaluation(name, fen):
+    v = builtin(name)
+    if fen:
+        pos = from_fen(v, fen)
+    else:  # a few plies into the game
+        board = Board(v)
+        for _ in range(6):
+            board.push(board.legal_moves[len(board.legal_moves) // 2])
+        pos = board.position
+    feats = texel.Features(v)
+    predicted = float(feats.row(pos) @ feats.start)
+    assert predicted == pytest.approx(static_white(pos), abs=8)
+
+
+def test_square_columns_count_pieces_from_their_own_side():
+    v = builtin("chess")
+    feats = texel.Features(v, squares=True)
+    row = feats.row(Position(v))
+    first = len(feats.scalars)
+    column = {name: row[first + i] for i, name in enumerate(feats.columns[first:])}
+    assert column[f"P@{v.square('e2')}"] == 0  # White's e2 pawn and Black's e7 pawn (its own e2) cancel
+    assert column[f"K@{v.square('e1')}"] == 0 and sum(abs(x) for x in column.values()) == 0
+    board = Board(v)
+    board.push_uci("e2e4")
+    row = feats.row(board.position)
+    assert row[feats.columns.index(f"P@{v.square('e4')}")] == 1  # White's pawn; nothing of Black's on its e4
+    assert row[feats.columns.index(f"P@{v.square('e2')}")] == -1  # Black's e7 pawn, its own e2, is alone now
+
+
+def test_the_fit_s_gradient_is_the_slope_of_its_loss():
+    rng = np.random.default_rng(1)
+    feats = texel.Features(builtin("chess"))
+    fit = texel.Fit(feats)
+    X = rng.normal(0, 100, (200, len(fit.w0)))
+    y = rng.integers(0, 3, 200) / 2
+    x0 = rng.normal(0, 0.3, len(fit.w0))
+    slope = approx_fprime(x0, lambda x: fit.loss(x, X, y, 400.0, 0.01)[0], 1e-7)
+    assert np.allclose(fit.loss(x0, X, y, 400.0, 0.01)[1], slope, rtol=1e-3, atol=1e-6)
+
+
+def test_a_fit_is_recorded_and_applied_only_when_asked(tmp_path):
+    games = tmp_path / "games.jsonl"
+    tuned = tmp_path / "tuned.json"
+    shutil.copy(ROOT / "src" / "morphchess" / "engine" / "tuned.json", tuned)
+    before = json.loads(tuned.read_text())
+    run = [sys.executable, str(TEXEL)]
+    subprocess.run(run + ["games", "--variants", "chess", "--games", "4", "--nodes", "60", "--max-plies", "60",
+                          "--out", str(games)], check=True, capture_output=True)
+    assert len(games.read_text().splitlines()) == 4
+    subprocess.run(run + ["fit", str(games), "--out", str(tuned)], check=True, capture_output=True)
+    after = json.loads(tuned.read_text())
+    fit = after["chess"]["fit"]
+    assert fit["games"] == 4 and fit["positions"] > 20 and not fit["applied"]
+    assert set(fit["weights"]) >= {"material", "lookahead", "centre", "king", "terms", "mobility", "attack"}
+    assert fit["command"].startswith("python bench/texel.py fit")
+    assert {k: v for k, v in after["chess"].items() if k != "fit"} == {
+        k: v for k, v in before["chess"].items() if k != "fit"}
+    assert after["polymorph"] == before["polymorph"]
