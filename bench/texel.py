@@ -3,6 +3,7 @@
     python bench/texel.py games --variants chess --games 2400 --nodes 300 --plies 6 --jobs 2 --out chess.jsonl
     python bench/texel.py fit chess.jsonl            # records the fit in src/morphchess/engine/tuned.json
     python bench/texel.py fit --apply chess.jsonl    # and uses its weights (once an SPRT has confirmed them)
+    python bench/texel.py fit chess.jsonl --hold tables    # the table multipliers kept, the rest fitted
 
 ``games`` plays the engine against itself (``--nodes`` per move, ``--plies`` random opening
 plies from the seed, a draw after ``--max-plies``) in ``--jobs`` processes and writes one JSON
@@ -111,6 +112,7 @@ class Features:
         self.terms = [name for name in TERMS if name != "taper"] if self.dynamic else []
         self.moving = any(self.base.mobility_weight)  # pieces whose mobility and attacks count
         self.scalars = self.tables + self.terms + (["mobility", "attack"] if self.moving else [])
+        self.table_index = {name: i for i, name in enumerate(self.tables)}
         self.letters = sorted(t.letter for t in variant.types) if squares else []
         size = variant.files * variant.ranks
         self.columns = self.scalars + [f"{letter}@{sq}" for letter in self.letters for sq in range(size)]
@@ -144,7 +146,7 @@ class Features:
             et = self.phases[phase] = EvalTables(self.variant, phase, self.base)
         t = self.variant.tables
         out = [0.0] * len(self.tables)
-        index = {name: i for i, name in enumerate(self.tables)}
+        index = self.table_index
         for sq, c in enumerate(pos.board):
             if not c:
                 continue
@@ -219,14 +221,16 @@ def error(w, X, y, k: float) -> float:
 
 class Fit:
     """Least-squares fit of a variant's weights, each drawn towards its start by ``penalty`` in units of its
-    scale (TABLE_SCALE for a multiplier, its own size but at least 10 cp for the others)."""
+    scale (TABLE_SCALE for a multiplier, its own size but at least 10 cp for the others); the columns
+    named in ``hold`` (``tables``: every table multiplier) keep their start."""
 
-    def __init__(self, feats: Features) -> None:
+    def __init__(self, feats: Features, hold: tuple[str, ...] = ()) -> None:
         n = len(feats.tables)
         self.w0 = feats.start
         self.scale = np.array([TABLE_SCALE] * n + [max(abs(x), 10.0) for x in self.w0[n:]])
         bounds = [TABLE_BOUNDS] * n + [(x - 10 * s, x + 10 * s) for x, s in zip(self.w0[n:], self.scale[n:])]
-        self.bounds = [((lo - x) / s, (hi - x) / s) for (lo, hi), x, s in zip(bounds, self.w0, self.scale)]
+        self.bounds = [(0.0, 0.0) if name in hold or ("tables" in hold and i < n) else ((lo - x) / s, (hi - x) / s)
+                       for i, (name, (lo, hi), x, s) in enumerate(zip(feats.columns, bounds, self.w0, self.scale))]
 
     def loss(self, x, X, y, k: float, penalty: float) -> tuple[float, np.ndarray]:
         """The penalised error of the weights ``w0 + x * scale`` and its gradient in ``x``."""
@@ -245,8 +249,12 @@ def fit_variant(name: str, records: list[dict], entry: dict, args, command: str)
     """``entry`` (the variant's part of tuned.json) with the fit of its weights under ``fit``; with
     ``--apply``, and when they predict the held-out games better than the current weights, with them."""
     feats = Features(builtin(name), args.coarse, args.squares)
+    unknown = set(args.hold) - set(feats.columns) - {"tables"}
+    if unknown:
+        raise SystemExit(f"texel.py fit: --hold {' '.join(sorted(unknown))}: no such weight in {name} "
+                         f"(its weights: tables {' '.join(feats.scalars)})")
+    fit = Fit(feats, tuple(args.hold))
     X, y, games = all_positions(name, records, args)
-    fit = Fit(feats)
     w0 = fit.w0
     k = minimize_scalar(lambda k: error(w0, X, y, k), bounds=(50, 5000), method="bounded").x
     held = games % 2 == 1
@@ -319,6 +327,9 @@ def main() -> None:
     f.add_argument("--variants", nargs="+")
     f.add_argument("--coarse", action="store_true", help="one material multiplier for pawns, one for the other pieces")
     f.add_argument("--squares", action="store_true", help="also a centipawn weight per piece letter and square")
+    f.add_argument("--hold", nargs="+", default=[], metavar="COLUMN",
+                   help="weights kept at their current value (a column name such as P or mobility; tables: "
+                        "every table multiplier)")
     f.add_argument("--jobs", type=int, default=1, help="processes replaying the games")
     f.add_argument("--apply", action="store_true", help="use the fitted weights where they predict the held-out "
                    "games better")

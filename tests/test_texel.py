@@ -73,6 +73,19 @@ def test_the_fit_s_gradient_is_the_slope_of_its_loss():
     assert np.allclose(fit.loss(x0, X, y, 400.0, 0.01)[1], slope, rtol=1e-3, atol=1e-6)
 
 
+def test_held_weights_keep_their_start():
+    rng = np.random.default_rng(2)
+    feats = texel.Features(builtin("chess"))
+    X = rng.normal(0, 100, (300, len(feats.columns)))
+    y = rng.integers(0, 3, 300) / 2
+    free = texel.Fit(feats).weights(X, y, 400.0, 0.0)
+    held = texel.Fit(feats, ("tables", "mobility")).weights(X, y, 400.0, 0.0)
+    n = len(feats.tables)
+    m = feats.columns.index("mobility")
+    assert np.array_equal(held[:n], feats.start[:n]) and held[m] == feats.start[m]
+    assert not np.allclose(free[:n], feats.start[:n]) and not np.allclose(held[n:m], feats.start[n:m])
+
+
 def test_a_fit_is_recorded_and_applied_only_when_asked(tmp_path):
     games = tmp_path / "games.jsonl"
     tuned = tmp_path / "tuned.json"
@@ -91,3 +104,6 @@ def test_a_fit_is_recorded_and_applied_only_when_asked(tmp_path):
     assert {k: v for k, v in after["chess"].items() if k != "fit"} == {
         k: v for k, v in before["chess"].items() if k != "fit"}
     assert after["polymorph"] == before["polymorph"]
+    wrong = subprocess.run(run + ["fit", str(games), "--out", str(tuned), "--hold", "queen"], capture_output=True,
+                           text=True)
+    assert wrong.returncode != 0 and "--hold queen: no such weight in chess" in wrong.stderr

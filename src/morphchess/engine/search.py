@@ -145,12 +145,11 @@ class _Searcher:
         self.on_info = on_info
         self.nodes = 0
         self.dynamic = params.dynamic if params.dynamic >= 0 else dynamic_percent(v)
-        weights = eval_tables(v, 1.0).weights
-        self.mobility = params.mobility if params.mobility >= 0 else weights.mobility
-        self.attack = params.attack if params.attack >= 0 else weights.attack
-        self.lazy = bool(self.dynamic or self.mobility or params.mopup)  # terms beside the tables'
         self.root_phase = not (self.dynamic and tapered(v))  # royal tables of the root's phase
         et = eval_tables(v, game_phase(v, pos.board) if self.root_phase else 1.0)
+        self.mobility = params.mobility if params.mobility >= 0 else et.weights.mobility
+        self.attack = params.attack if params.attack >= 0 else et.weights.attack
+        self.lazy = bool(self.dynamic or self.mobility or params.mopup)  # terms beside the tables'
         self.pst = et.pst
         self.value = et.value
         self.order_value = et.order_value
