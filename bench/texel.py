@@ -4,6 +4,7 @@
     python bench/texel.py fit chess.jsonl            # records the fit in src/morphchess/engine/tuned.json
     python bench/texel.py fit --apply chess.jsonl    # and uses its weights (once an SPRT has confirmed them)
     python bench/texel.py fit chess.jsonl --hold tables    # the table multipliers kept, the rest fitted
+    python bench/texel.py label chess.jsonl --depth 8 --jobs 2 --out chess-sf.jsonl   # Stockfish's labels
 
 ``games`` plays the engine against itself (``--nodes`` per move, ``--plies`` random opening
 plies from the seed, a draw after ``--max-plies``) in ``--jobs`` processes and writes one JSON
@@ -20,12 +21,18 @@ drawn towards its current value by a penalty chosen on the games held out (every
 The fit (command, games, positions, ``K``, the error before and after, on all positions and on
 the held-out games, the weights) goes to the variant's ``fit`` in ``tuned.json``; with
 ``--apply`` its weights become the variant's when they predict the held-out games better.
+
+``label`` (orthodox chess) asks Stockfish, through python-chess, for its expected score of every
+position past the opening plies (its win/draw/loss estimate at ``--depth``, from White's side) and
+writes the games again with those ``labels``; ``fit`` then predicts the labels instead of the game
+results, so the weights learn from a search far deeper than the games' own.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import json
 import os
 import random
@@ -71,6 +78,63 @@ def play(job: tuple) -> dict:
     outcome = board.outcome()
     return {"variant": variant, "seed": seed, "plies": plies, "moves": [m.uci() for m in board.move_stack],
             "result": outcome.result() if outcome else "1/2-1/2"}
+
+
+_LABELLER: list = []  # this process's Stockfish and chess Features, from start_stockfish
+
+
+def start_stockfish(engine_path: str) -> None:
+    """Start this process's Stockfish for :func:`label` (a Pool initializer)."""
+    import atexit
+
+    import chess.engine
+
+    engine = chess.engine.SimpleEngine.popen_uci(engine_path)
+    engine.configure({"UCI_ShowWDL": True, "Threads": 1, "Hash": 16})
+    atexit.register(engine.quit)
+    _LABELLER[:] = [engine, Features(builtin("chess"))]
+
+
+def label(record: dict, depth: int = 8) -> dict:
+    """``record`` with ``labels``: Stockfish's expected points for White after each move from the opening
+    plies on, from its win/draw/loss estimate at ``depth``; None where the fit takes no position (in the
+    opening plies, where the game is over, where the position is not quiet)."""
+    import chess
+    import chess.engine
+
+    engine, features = _LABELLER
+    board, ours = chess.Board(), Board(features.variant)
+    labels: list[float | None] = []
+    for i, uci in enumerate(record["moves"]):
+        board.push_uci(uci)
+        ours.push_uci(uci)
+        if i + 1 < record["plies"] + 4 or board.is_game_over() or not features.quiet(ours.position):
+            labels.append(None)
+            continue
+        wdl = engine.analyse(board, chess.engine.Limit(depth=depth))["wdl"].white()
+        labels.append(round(wdl.expectation(), 4))
+    return {**record, "labels": labels}
+
+
+def read_records(files: list[str]) -> list[dict]:
+    """The game records of the JSON-lines ``files``, in order."""
+    records = []
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            records.extend(json.loads(line) for line in f)
+    return records
+
+
+def run_label(args) -> None:
+    records = read_records(args.files)
+    wrong = sorted({r["variant"] for r in records} - {"chess"})
+    if wrong:
+        raise SystemExit(f"texel.py label: Stockfish labels orthodox chess only, not {' '.join(wrong)}")
+    with Pool(args.jobs, start_stockfish, (args.engine,)) as pool, open(args.out, "w", encoding="utf-8") as f:
+        for n, rec in enumerate(pool.imap(functools.partial(label, depth=args.depth), records), 1):
+            f.write(json.dumps(rec) + "\n")
+            if n % 20 == 0 or n == len(records):
+                print(f"{n}/{len(records)} games labelled", file=sys.stderr, flush=True)
 
 
 def run_games(args) -> None:
@@ -181,11 +245,13 @@ def positions(records: list[dict], features: Features, first: int = 0) -> tuple[
     for n, rec in enumerate(records, first):
         board = Board(features.variant)
         points = POINTS.get(rec["result"], 0.5)
+        labels = rec.get("labels")
         for i, uci in enumerate(rec["moves"]):
             board.push_uci(uci)
-            if i + 1 >= rec["plies"] + 4 and features.quiet(board.position):
+            if i + 1 >= rec["plies"] + 4 and (labels is None or labels[i] is not None) and features.quiet(
+                    board.position):
                 rows.append(features.row(board.position))
-                results.append(points)
+                results.append(points if labels is None else labels[i])
                 games.append(n)
     return np.array(rows).reshape(len(rows), len(features.columns)), np.array(results), np.array(games)
 
@@ -293,11 +359,8 @@ def fit_variant(name: str, records: list[dict], entry: dict, args, command: str)
 
 def run_fit(args) -> None:
     by_variant: dict[str, list] = {}
-    for path in args.files:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                rec = json.loads(line)
-                by_variant.setdefault(rec["variant"], []).append(rec)
+    for rec in read_records(args.files):
+        by_variant.setdefault(rec["variant"], []).append(rec)
     with open(args.out, encoding="utf-8") as f:
         tuned = json.load(f)
     command = "python bench/texel.py " + " ".join(sys.argv[1:])
@@ -334,8 +397,14 @@ def main() -> None:
     f.add_argument("--apply", action="store_true", help="use the fitted weights where they predict the held-out "
                    "games better")
     f.add_argument("--out", default=TUNED_PATH)
+    lab = sub.add_parser("label", help="Stockfish's expected score of each position (chess), for fit")
+    lab.add_argument("files", nargs="+")
+    lab.add_argument("--depth", type=int, default=8)
+    lab.add_argument("--engine", default="stockfish", help="the Stockfish command")
+    lab.add_argument("--jobs", type=int, default=1)
+    lab.add_argument("--out", required=True)
     args = ap.parse_args()
-    (run_games if args.step == "games" else run_fit)(args)
+    {"games": run_games, "fit": run_fit, "label": run_label}[args.step](args)
 
 
 if __name__ == "__main__":

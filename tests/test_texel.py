@@ -107,3 +107,26 @@ def test_a_fit_is_recorded_and_applied_only_when_asked(tmp_path):
     wrong = subprocess.run(run + ["fit", str(games), "--out", str(tuned), "--hold", "queen"], capture_output=True,
                            text=True)
     assert wrong.returncode != 0 and "--hold queen: no such weight in chess" in wrong.stderr
+
+
+def test_stockfish_labels_replace_the_results_in_the_fit(tmp_path):
+    stockfish = shutil.which("stockfish") or "/usr/games/stockfish"
+    if not Path(stockfish).exists():
+        pytest.skip("Stockfish is not installed")
+    # a level opening whose record says White won: the fit's points must be Stockfish's labels, not 1.0
+    moves = "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5 b1c3 d7d6 c1g5 h7h6 d1e2 c8g4 e2d2 f6h5".split()
+    record = {"variant": "chess", "seed": 0, "plies": 0, "moves": moves, "result": "1-0"}
+    games, labelled = tmp_path / "games.jsonl", tmp_path / "labelled.jsonl"
+    games.write_text(json.dumps(record) + "\n")
+    run = [sys.executable, str(TEXEL), "label", "--engine", stockfish, "--depth", "4", "--out", str(labelled)]
+    subprocess.run(run + [str(games)], check=True, capture_output=True)
+    labels = json.loads(labelled.read_text())["labels"]
+    assert len(labels) == len(moves) and labels[:3] == [None] * 3
+    taken = [x for x in labels if x is not None]
+    assert len(taken) > 5 and all(0 < x < 1 for x in taken)
+    rows, points, _games = texel.positions([json.loads(labelled.read_text())], texel.Features(builtin("chess")))
+    assert list(points) == taken  # every labelled position is one the fit takes, at its label
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({**record, "variant": "crossroads"}) + "\n")
+    wrong = subprocess.run(run + [str(other)], capture_output=True, text=True)
+    assert wrong.returncode != 0 and "orthodox chess only, not crossroads" in wrong.stderr

@@ -60,6 +60,8 @@ class Params:
     morphs: int = 1          # 1: a move that changes shape but gains less than QS_GAIN counts as quiet
     attack: int = -1         # king attack: attack / 100 * units² cp for 2+ pieces reaching squares by royals
     #                          (evaluate.attack_units; -1: the variant's weight, evaluate.Weights.attack)
+    futility: int = 1        # futility pruning of quiet moves up to this depth, FUTILITY_MARGIN per ply
+    null: int = 3            # null-move pruning from this depth
 
     @classmethod
     def parse(cls, text: str) -> Params:
@@ -390,12 +392,12 @@ class _Searcher:
         if (rfp and not pv_node and not in_check and depth <= 3 and abs(beta) < MATE_BOUND
                 and static - rfp * depth >= beta):
             return static - rfp * depth
-        if null_ok and not pv_node and not in_check and depth >= 3 and static >= beta:
+        if null_ok and not pv_node and not in_check and depth >= self.params.null and static >= beta:
             score = self._null_move(depth, beta, ply, ev)
             if score is not None:
                 return score
-        futile = (depth == 1 and not in_check and not pv_node and static + FUTILITY_MARGIN <= alpha
-                  and abs(alpha) < MATE_BOUND)
+        futile = (depth <= self.params.futility and not in_check and not pv_node
+                  and static + FUTILITY_MARGIN * depth <= alpha and abs(alpha) < MATE_BOUND)
         h = pos.hash
         moves = staged_moves(pos, tt_move, self.pst, self.order_value, self.killers[ply], self.history)
         best, best_move = self._move_loop(moves, depth, alpha, beta, ply, ev, in_check, futile)
