@@ -108,7 +108,7 @@ def label(record: dict, depth: int = 8) -> dict:
     for i, uci in enumerate(record["moves"]):
         board.push_uci(uci)
         ours.push_uci(uci)
-        if i + 1 < record["plies"] + 4 or board.is_game_over() or not features.quiet(ours.position):
+        if board.is_game_over() or not fit_takes(record, i, features, ours.position):
             labels.append(None)
             continue
         wdl = engine.analyse(board, chess.engine.Limit(depth=depth))["wdl"].white()
@@ -239,6 +239,12 @@ class Features:
         return row
 
 
+def fit_takes(record: dict, i: int, features: Features, position) -> bool:
+    """Whether the fit takes the position after move ``i`` of ``record``: past the random opening plies
+    and the four after them, and quiet."""
+    return i + 1 >= record["plies"] + 4 and features.quiet(position)
+
+
 def positions(records: list[dict], features: Features, first: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(feature rows, White's points, game number from ``first``) of the quiet positions of the games."""
     rows, results, games = [], [], []
@@ -248,8 +254,7 @@ def positions(records: list[dict], features: Features, first: int = 0) -> tuple[
         labels = rec.get("labels")
         for i, uci in enumerate(rec["moves"]):
             board.push_uci(uci)
-            if i + 1 >= rec["plies"] + 4 and (labels is None or labels[i] is not None) and features.quiet(
-                    board.position):
+            if (labels is None or labels[i] is not None) and fit_takes(rec, i, features, board.position):
                 rows.append(features.row(board.position))
                 results.append(points if labels is None else labels[i])
                 games.append(n)
