@@ -45,16 +45,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.base}: no morphchess package here (give the other tree's src directory)", file=sys.stderr)
         return 2
     for name in args.variants:
-        best = {HERE: 0.0, args.base: 0.0}
-        counts = set()
-        for _ in range(args.rounds):
-            for src in best:
-                leaves, nps = speed(src, name, args.depth)
-                counts.add(leaves)
-                best[src] = max(best[src], nps)
+        runs = [[speed(src, name, args.depth) for src in (HERE, args.base)] for _ in range(args.rounds)]
+        counts = {leaves for turn in runs for leaves, _ in turn}
+        this, other = (max(turn[k][1] for turn in runs) for k in (0, 1))
         mark = "" if len(counts) == 1 else f"   LEAF COUNTS DIFFER: {sorted(counts)}"
-        print(f"{name:16} d={args.depth} {max(counts):>10,}  this {best[HERE]:>9,.0f}/s  "
-              f"other {best[args.base]:>9,.0f}/s  {best[HERE] / best[args.base]:.2f}x{mark}", flush=True)
+        print(f"{name:16} d={args.depth} {max(counts):>10,}  this {this:>9,.0f}/s  "
+              f"other {other:>9,.0f}/s  {this / other:.2f}x{mark}", flush=True)
     return 0
 
 
