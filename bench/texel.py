@@ -155,7 +155,8 @@ TABLE_SCALE = 0.5          # the penalty counts a table multiplier's change in t
 class Features:
     """A variant's evaluation split into the parts its weights multiply (White positive): one column per
     material group, then lookahead, centre and king; then each dynamic term the search uses, mobility and
-    king attack, each at weight 1; with ``squares``, one column per piece letter and square (its own
+    king attack, each at weight 1; with ``squares`` (or when the variant's weights have square weights,
+    so that the columns add up to its evaluation), one column per piece letter and square (its own
     side's view), the count of such pieces there.  ``start`` holds the variant's current weights in that
     order."""
 
@@ -177,7 +178,7 @@ class Features:
         self.moving = any(self.base.mobility_weight)  # pieces whose mobility and attacks count
         self.scalars = self.tables + self.terms + (["mobility", "attack"] if self.moving else [])
         self.table_index = {name: i for i, name in enumerate(self.tables)}
-        self.letters = sorted(t.letter for t in variant.types) if squares else []
+        self.letters = sorted(t.letter for t in variant.types) if squares or tuned.squares else []
         size = variant.files * variant.ranks
         self.columns = self.scalars + [f"{letter}@{sq}" for letter in self.letters for sq in range(size)]
         material = {g: tuned.material.get(letter, 1.0) for letter, g in group.items()}
