@@ -50,11 +50,11 @@ def test_too_many_squares_in_a_rank_is_refused(capsys):
 
 
 def test_match_pgn_that_cannot_be_written_is_refused_before_playing(capsys, tmp_path):
-    start = time.process_time()
+    start = time.thread_time()
     line = refused(capsys, "match", "chess", "--white", "depth:2", "--black", "depth:2", "--games", "50",
                    "--pgn", str(tmp_path / "no" / "such" / "dir.pgn"), "--quiet")
     assert "--pgn" in line and "cannot write" in line
-    assert time.process_time() - start < 2  # no game was played
+    assert time.thread_time() - start < 2  # no game was played
     assert "--pgn is empty" in refused(capsys, "match", "chess", "--white", "random", "--black", "random",
                                        "--pgn", "", "--quiet")
 
@@ -298,11 +298,11 @@ def test_en_passant_field_must_follow_a_double_step(fen, message):
 # -- SAN and coordinates -----------------------------------------------------------------------
 
 def test_san_suffixes_cannot_make_the_reader_hang():
-    start = time.process_time()
+    start = time.thread_time()
     for text in ("!" * 39 + "x", "?" * 39 + "+", "a" + "1" * 39):
         with pytest.raises(MoveError):
             Board().parse_san(text)
-    assert time.process_time() - start < 1
+    assert time.thread_time() - start < 1
 
 
 def test_san_and_coordinates_refuse_non_ascii_digits():
@@ -392,14 +392,14 @@ def test_a_variant_whose_arrays_place_no_royal_piece_reads_its_own_positions():
 @pytest.mark.parametrize("text", ["\n" * 2_000_000, "\r\n" * 1_000_000, " \n" * 1_000_000, ";" * 1_000_000,
                                   "{comment}", "{" * 100_000, "(" * 100_000 + "*", '[E "x"]\n*\n' * 50_000])
 def test_huge_or_empty_records_are_refused_quickly(text):
-    start = time.process_time()
+    start = time.thread_time()
     with pytest.raises(RecordError, match="no game|never closed|more than one game|not closed"):
         read_record(text)
-    assert time.process_time() - start < 5
+    assert time.thread_time() - start < 5
 
 
 def test_a_huge_game_courier_turn_is_refused_quickly():
-    start = time.process_time()
+    start = time.thread_time()
     with pytest.raises(RecordError, match="not part of this move"):
         gamecourier.read("P e2-e4" + "; e2-e4" * 300_000, "chess")
-    assert time.process_time() - start < 5
+    assert time.thread_time() - start < 5

@@ -23,10 +23,11 @@ SMALL = 20 * 2**20  # bytes it may allocate at most on the way
 
 def refused(text: str, *words: str) -> str:
     """Load ``text``, which must be refused quickly, in little memory, with one line holding ``words``."""
-    start = time.process_time()
+    # CPU seconds of this thread: threads other tests left running (servers, engines) do not count
+    start = time.thread_time()
     with pytest.raises(VariantError) as e:
         load(text, "hostile")
-    assert time.process_time() - start < QUICK
+    assert time.thread_time() - start < QUICK
     tracemalloc.start()
     try:
         with pytest.raises(VariantError):
@@ -154,9 +155,9 @@ def test_empty_moves_option_is_refused(capsys):
 def test_hostile_definition_files_exit_2_with_one_line(capsys, tmp_path, text):
     path = tmp_path / "hostile.txt"
     path.write_text(text)
-    start = time.process_time()
+    start = time.thread_time()
     assert main(["perft", str(path), "1"]) == 2
-    assert time.process_time() - start < QUICK
+    assert time.thread_time() - start < QUICK
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("morphchess: error: ")
 
@@ -183,10 +184,10 @@ def test_hostile_variants_ini_sections_are_refused_before_the_board_is_walked(ke
     # Fairy-Stockfish's variants.ini reaches the same loader (morphchess.loader): the board size is
     # checked before any region key walks the board, every number is ASCII and at most nine digits
     from morphchess.loader import load as load_any
-    start = time.process_time()
+    start = time.thread_time()
     with pytest.raises(VariantError) as e:
         load_any(f"[hostile:chess]\n{keys}\npromotionRegionWhite = a* *8\n", "hostile")
-    assert time.process_time() - start < QUICK
+    assert time.thread_time() - start < QUICK
     assert "\n" not in str(e.value) and len(str(e.value)) < 300
 
 
