@@ -8,7 +8,7 @@ import pytest
 from morphchess import Position, builtin, load
 from morphchess.cli import main
 from morphchess.engine import level_limits, piece_values, search
-from morphchess.engine.evaluate import EvalTables, eval_tables
+from morphchess.engine.evaluate import QS_GAIN, EvalTables, eval_tables
 from morphchess.engine.search import Params, _Searcher
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, to_fen
@@ -332,3 +332,36 @@ def test_king_attack_counts_two_pieces_or_more():
     assert terms(queen, 200) == terms(queen, 0)
     flipped = "6k1/5ppp/8/7q/6n1/8/5PPP/6K1 b - - 0 1"  # the same attack on White's king
     assert terms(flipped, 200) - terms(flipped, 0) == -(200 * 3 ** 2 // 100)
+
+
+def test_morph_gain_is_the_best_quiet_shape_change():
+    """Crossroads' start: White's best quiet gain is the largest table gain among its legal quiet
+    moves (a pawn stepping to the third rank becomes an amazon or a dragon king); in chess none."""
+    for name, expect_gain in (("crossroads", True), ("chess", False)):
+        pos = Position(builtin(name))
+        s = _Searcher(pos, 1, None, None, None, None, None, None, Params())
+        quiet = [s.pst[m.piece][m.target] - s.pst[pos.board[m.origin]][m.origin]
+                 for m in pos.legal_moves() if pos.capture_square(m) is None]
+        best = max(quiet) if max(quiet) >= QS_GAIN else 0
+        assert s._morph_gain() == best and (best > 0) == expect_gain
+    # with ``safe`` a gain on a square the other side attacks does not count: Morphing Chess' start
+    pos = Position(builtin("morphing-chess"))
+    plain, safe = (_Searcher(pos, 1, None, None, None, None, None, None, Params(safe=f))._morph_gain() for f in (0, 1))
+    s = _Searcher(pos, 1, None, None, None, None, None, None, Params())
+    safe_moves = [s.pst[m.piece][m.target] - s.pst[pos.board[m.origin]][m.origin] for m in pos.legal_moves()
+                  if pos.capture_square(m) is None and not pos.attacked(m.target, 1)]
+    assert 0 < safe < plain and safe == max(safe_moves)
+
+
+def test_tempo_steadies_the_score_where_every_move_morphs():
+    """Without the tempo term, Crossroads' root score swings by who moved last (about 1000 cp between
+    depths 1 and 2); with the variant's tempo from tuned.json the swing is a small part of that."""
+    from morphchess.engine.tt import TranspositionTable
+
+    def swing(params: Params) -> int:
+        scores: list[int] = []
+        search(Position(builtin("crossroads")), depth=4, params=params, tt=TranspositionTable(),
+               on_info=lambda r: scores.append(r.score))
+        return max(scores) - min(scores)
+    without = swing(Params(tempo=0))
+    assert without > 600 and swing(Params()) < without / 4

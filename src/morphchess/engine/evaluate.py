@@ -82,7 +82,8 @@ class Weights:
     ``lookahead`` (what a piece can become, above its type value), ``centre`` and ``king``;
     ``terms``, the dynamic terms by name (missing ones: :data:`TERMS`); ``dynamic``, the percent
     of the dynamic terms where an SPRT measured it for this variant (None: :func:`dynamic_percent`'s rule);
-    ``mobility`` and ``attack``, the search's default weights of mobility and king attack; ``squares``,
+    ``mobility``, ``attack``, ``tempo`` and ``tempo_safe``, the search's defaults of mobility, king
+    attack and the side to move's morph gain (:class:`~.search.Params`); ``squares``,
     per piece letter the centipawns its table gains on each square (seen from its own side, numbered as
     White's: :meth:`EvalTables.own_square`)."""
 
@@ -95,6 +96,8 @@ class Weights:
     mobility: int = MOBILITY
     attack: int = ATTACK
     squares: dict[str, list[float]] = field(default_factory=dict)
+    tempo: int = 0
+    tempo_safe: bool = False
 
     def term(self, name: str) -> float:
         return self.terms.get(name, TERMS[name])
@@ -119,7 +122,8 @@ def tuned_weights(variant: Variant) -> Weights:
         return Weights()
     return Weights(dict(entry["material"]), entry["lookahead"], entry["centre"], entry["king"],
                    dict(entry.get("terms", {})), entry.get("dynamic"), entry.get("mobility", MOBILITY),
-                   entry.get("attack", ATTACK), dict(entry.get("squares", {})))
+                   entry.get("attack", ATTACK), dict(entry.get("squares", {})), entry.get("tempo", 0),
+                   entry.get("tempo_safe", False))
 
 
 def _within(files: int, ranks: int, d: int) -> list[frozenset[int]]:

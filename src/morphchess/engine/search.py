@@ -8,7 +8,10 @@ material; a capture gaining less than the capturer is worth is skipped unless
 the static exchange evaluation of :mod:`.see` says it wins material).  Moves
 are ordered hash move first, then captures by MVV-LVA, then killer moves,
 then quiet moves by history and by how much the piece-square tables gain
-(which ranks a morph into a stronger piece first).
+(which ranks a morph into a stronger piece first).  Where the variant's weights say so
+(``tempo``), the capture search's static score adds a share of the best gain the side to
+move has by a quiet shape change, so that in games where nearly every move gains the score
+does not swing with who moved last.
 
 Mate, stalemate, bare-king, fifty-move and repetition results follow the
 variant's rules (see :meth:`morphchess.position.Position.outcome`); inside
@@ -62,6 +65,11 @@ class Params:
     #                          (evaluate.attack_units; -1: the variant's weight, evaluate.Weights.attack)
     futility: int = 1        # futility pruning of quiet moves up to this depth, FUTILITY_MARGIN per ply
     null: int = 3            # null-move pruning from this depth
+    tempo: int = -1          # percent of the side to move's best gain by a quiet morph or promotion that its
+    #                          capture search's static score adds (_morph_gain; -1: the variant's weight,
+    #                          evaluate.Weights.tempo)
+    safe: int = -1           # 1: that gain counts only moves to squares the other side does not attack
+    #                          (-1: the variant's evaluate.Weights.tempo_safe)
 
     @classmethod
     def parse(cls, text: str) -> Params:
@@ -151,6 +159,8 @@ class _Searcher:
         et = eval_tables(v, game_phase(v, pos.board) if self.root_phase else 1.0)
         self.mobility = params.mobility if params.mobility >= 0 else et.weights.mobility
         self.attack = params.attack if params.attack >= 0 else et.weights.attack
+        self.tempo = params.tempo if params.tempo >= 0 else et.weights.tempo
+        self.safe = params.safe if params.safe >= 0 else int(et.weights.tempo_safe)
         self.lazy = bool(self.dynamic or self.mobility or params.mopup)  # terms beside the tables'
         self.pst = et.pst
         self.value = et.value
@@ -523,6 +533,8 @@ class _Searcher:
         stand = ev if us == 0 else -ev
         if self.lazy and alpha - LAZY_MARGIN < stand < beta + LAZY_MARGIN:
             stand = self._static(ev)
+        if self.tempo:
+            stand += self._cached(self.tt.gains, self._morph_gain) * self.tempo // 100
         if stand >= beta or ply >= MAX_PLY:
             return stand
         if stand > alpha:
@@ -557,14 +569,18 @@ class _Searcher:
         """The static score from the side to move's view: the tables' ``ev`` and the dynamic terms."""
         pos = self.pos
         if self.lazy:
-            cache = self.tt.evals
-            extra = cache.get(pos.hash)
-            if extra is None:
-                if len(cache) >= EVAL_CACHE:
-                    cache.clear()
-                extra = cache[pos.hash] = self._terms(pos.board)
-            ev += extra
+            ev += self._cached(self.tt.evals, lambda: self._terms(pos.board))
         return ev if pos.turn == 0 else -ev
+
+    def _cached(self, cache: dict, compute: Callable[[], int]) -> int:
+        """``compute()`` for this position, kept in ``cache`` by its hash (cleared at EVAL_CACHE entries)."""
+        h = self.pos.hash
+        value = cache.get(h)
+        if value is None:
+            if len(cache) >= EVAL_CACHE:
+                cache.clear()
+            value = cache[h] = compute()
+        return value
 
     def _terms(self, board: list[int]) -> int:
         """What the static score adds to the tables (White positive): the dynamic terms and mobility."""
@@ -578,6 +594,23 @@ class _Searcher:
         if self.params.mopup and not self.baring and 0 in self.count:
             extra += self.et.mopup(board)
         return extra
+
+    def _morph_gain(self) -> int:
+        """The most the side to move gains by one quiet move that changes shape (the tables' gain; with
+        ``Params.safe`` only to squares the other side does not attack): in games where nearly every
+        move does, who moved last would otherwise swing a static score."""
+        pos = self.pos
+        b = pos.board
+        pst = self.pst
+        sign = 1 if pos.turn == 0 else -1
+        best = 0
+        safe = self.safe
+        for m in pos.captures(self.et.gainers):
+            if pos.capture_square(m) is None:
+                g = sign * (pst[m.piece][m.target] - pst[b[m.origin]][m.origin])
+                if g > best and not (safe and pos.attacked(m.target, pos.turn ^ 1)):
+                    best = g
+        return best
 
     def _loses(self, m: Move, them: int) -> bool:
         """Does capture ``m`` fail to win material in the exchange on its square (static exchange
