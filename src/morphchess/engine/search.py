@@ -160,7 +160,7 @@ class _Searcher:
         self.mobility = params.mobility if params.mobility >= 0 else et.weights.mobility
         self.attack = params.attack if params.attack >= 0 else et.weights.attack
         self.tempo = params.tempo if params.tempo >= 0 else et.weights.tempo
-        self.safe = params.safe if params.safe >= 0 else int(et.weights.tempo_safe)
+        self.safe = int(bool(params.safe) if params.safe >= 0 else et.weights.tempo_safe)
         self.lazy = bool(self.dynamic or self.mobility or params.mopup)  # terms beside the tables'
         self.pst = et.pst
         self.value = et.value
@@ -534,7 +534,7 @@ class _Searcher:
         if self.lazy and alpha - LAZY_MARGIN < stand < beta + LAZY_MARGIN:
             stand = self._static(ev)
         if self.tempo:
-            stand += self._cached(self.tt.gains, self._morph_gain) * self.tempo // 100
+            stand += self._cached(self.tt.gains[self.safe], self._morph_gain) * self.tempo // 100
         if stand >= beta or ply >= MAX_PLY:
             return stand
         if stand > alpha:

@@ -5,7 +5,8 @@ keeps the deeper result (depth-preferred), unless it is from an older search, th
 takes the newest one.  :meth:`TranspositionTable.new_search` ages every entry at once, so the
 table never has to be cleared: old entries are overwritten first and still answer until then.
 Beside the entries it keeps the search's dynamic evaluations and the side to move's morph gains
-by hash (``evals``, ``gains``), so a player's evaluations, like its results, are its own.
+(all of them, and the safe ones) by hash (``evals``, ``gains``), so a player's evaluations, like its
+results, are its own.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class TranspositionTable:
         self.mask = (slots - 1) & ~1
         self.age = 0
         self.evals: dict[int, int] = {}
-        self.gains: dict[int, int] = {}
+        self.gains: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
     def new_search(self) -> None:
         """Mark everything stored so far as older than what comes next."""
