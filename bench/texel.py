@@ -5,16 +5,22 @@
     python bench/texel.py fit --apply chess.jsonl    # and uses its weights (once an SPRT has confirmed them)
     python bench/texel.py fit chess.jsonl --hold tables    # the table multipliers kept, the rest fitted
     python bench/texel.py label chess.jsonl --depth 8 --jobs 2 --out chess-sf.jsonl   # Stockfish's labels
+    python bench/texel.py games --variants chess --games 3000 --nodes 1500 --plies 8 --stockfish stockfish \
+        --jobs 2 --out sf.jsonl                              # Stockfish's own games (chess), to label and fit
+    python bench/texel.py fit chess-sf.jsonl --squares --endgame   # and square weights, middlegame and endgame
 
 ``games`` plays the engine against itself (``--nodes`` per move, ``--plies`` random opening
 plies from the seed, a draw after ``--max-plies``) in ``--jobs`` processes and writes one JSON
-line per game: variant, moves in coordinate text, result.  ``fit`` replays them and keeps the
-quiet positions (side to move not in check, no capture that wins material by static exchange
-evaluation, past the opening plies).  It splits each position's evaluation into the parts the
-weights multiply: the table terms (material per piece type, or with ``--coarse`` for pawns and
-for the other pieces; lookahead gain, centralisation, king), the dynamic terms of
-:data:`~morphchess.engine.evaluate.TERMS` where the variant's search uses them, mobility and
-king attack where some piece keeps its shape.  It fits all those weights together
+line per game: variant, moves in coordinate text, result; with ``--stockfish`` (orthodox chess)
+Stockfish plays both sides instead, far faster, for positions that ``label`` then scores.
+``fit`` replays them and keeps the quiet positions (side to move not in check, no capture that
+wins material by static exchange evaluation, past the opening plies).  It splits each position's
+evaluation into the parts the weights multiply: the table terms (material per piece type, or
+with ``--coarse`` for pawns and for the other pieces; lookahead gain, centralisation, king), the
+dynamic terms of :data:`~morphchess.engine.evaluate.TERMS` where the variant's search uses them,
+mobility and king attack where some piece keeps its shape; with ``--squares`` a centipawn weight
+per piece letter and square, and with ``--endgame`` another that the dynamic terms add as the
+phase falls.  It fits all those weights together
 (:class:`~morphchess.engine.evaluate.Weights`) so that ``sigmoid(evaluation / K)`` predicts the
 game results: least squares, ``K`` fitted first on the variant's current weights, every weight
 drawn towards its current value by a penalty chosen on the games held out (every other game).
@@ -50,6 +56,7 @@ from morphchess.engine.evaluate import (
     EvalTables,
     attack_units,
     dynamic_percent,
+    eval_tables,
     game_phase,
     tuned_weights,
 )
@@ -64,8 +71,11 @@ POINTS = {"1-0": 1.0, "0-1": 0.0}
 
 # -- self-play ------------------------------------------------------------------------------
 def play(job: tuple) -> dict:
-    """One self-play game: (variant, seed, nodes, opening plies, max plies) -> its record."""
-    variant, seed, nodes, plies, max_plies = job
+    """One self-play game: (variant, seed, nodes, opening plies, max plies, whether Stockfish plays) -> its
+    record."""
+    variant, seed, nodes, plies, max_plies, stockfish = job
+    if stockfish:
+        return stockfish_game(seed, nodes, plies, max_plies)
     board = Board(variant)
     rng = random.Random(f"{variant}/{seed}")
     for _ in range(plies):
@@ -80,11 +90,30 @@ def play(job: tuple) -> dict:
             "result": outcome.result() if outcome else "1/2-1/2"}
 
 
+def stockfish_game(seed: int, nodes: int, plies: int, max_plies: int) -> dict:
+    """One orthodox chess game of Stockfish (started by :func:`start_stockfish`) against itself at ``nodes`` a
+    move after ``plies`` random ones, played and ended by python-chess's rules -> its record."""
+    import chess
+    import chess.engine
+
+    board = chess.Board()
+    rng = random.Random(f"chess/{seed}")
+    for _ in range(plies):
+        board.push(rng.choice(sorted(board.legal_moves, key=str)))
+        if board.is_game_over():
+            board.pop()
+            break
+    while not board.is_game_over() and board.ply() < max_plies:
+        board.push(_LABELLER[0].play(board, chess.engine.Limit(nodes=nodes)).move)
+    return {"variant": "chess", "seed": seed, "plies": plies, "moves": [m.uci() for m in board.move_stack],
+            "result": board.result() if board.is_game_over() else "1/2-1/2"}
+
+
 _LABELLER: list = []  # this process's Stockfish and chess Features, from start_stockfish
 
 
 def start_stockfish(engine_path: str) -> None:
-    """Start this process's Stockfish for :func:`label` (a Pool initializer)."""
+    """Start this process's Stockfish for :func:`label` and :func:`stockfish_game` (a Pool initializer)."""
     import atexit
 
     import chess.engine
@@ -138,9 +167,12 @@ def run_label(args) -> None:
 
 
 def run_games(args) -> None:
-    jobs = [(v, seed, args.nodes, args.plies, args.max_plies) for v in args.variants
+    if args.stockfish and args.variants != ["chess"]:
+        raise SystemExit("texel.py games: --stockfish plays orthodox chess only (--variants chess)")
+    jobs = [(v, seed, args.nodes, args.plies, args.max_plies, bool(args.stockfish)) for v in args.variants
             for seed in range(args.seed, args.seed + args.games)]
-    with Pool(args.jobs) as pool, open(args.out, "a", encoding="utf-8") as f:
+    start = (start_stockfish, (args.stockfish,)) if args.stockfish else (None, ())
+    with Pool(args.jobs, *start) as pool, open(args.out, "a", encoding="utf-8") as f:
         for n, record in enumerate(pool.imap_unordered(play, jobs), 1):
             f.write(json.dumps(record) + "\n")
             f.flush()
@@ -157,10 +189,11 @@ class Features:
     material group, then lookahead, centre and king; then each dynamic term the search uses, mobility and
     king attack, each at weight 1; with ``squares`` (or when the variant's weights have square weights,
     so that the columns add up to its evaluation), one column per piece letter and square (its own
-    side's view), the count of such pieces there.  ``start`` holds the variant's current weights in that
-    order."""
+    side's view), the count of such pieces there; with ``endgame`` (or when the variant has endgame square
+    weights), where the search uses the dynamic terms, one more column per letter and square: that count
+    times ``1 - phase``.  ``start`` holds the variant's current weights in that order."""
 
-    def __init__(self, variant, coarse: bool = False, squares: bool = False) -> None:
+    def __init__(self, variant, coarse: bool = False, squares: bool = False, endgame: bool = False) -> None:
         self.variant = variant
         self.weights = tuned = tuned_weights(variant)
         self.base = EvalTables(variant, 1.0)
@@ -179,13 +212,17 @@ class Features:
         self.scalars = self.tables + self.terms + (["mobility", "attack"] if self.moving else [])
         self.table_index = {name: i for i, name in enumerate(self.tables)}
         self.letters = sorted(t.letter for t in variant.types) if squares or tuned.squares else []
+        self.eg_letters = sorted(t.letter for t in variant.types) if (
+            (endgame or tuned.squares_eg) and self.dynamic) else []
         size = variant.files * variant.ranks
-        self.columns = self.scalars + [f"{letter}@{sq}" for letter in self.letters for sq in range(size)]
+        self.columns = self.scalars + [f"{letter}@{sq}" for letter in self.letters for sq in range(size)] + [
+            f"{letter}@{sq}/eg" for letter in self.eg_letters for sq in range(size)]
         material = {g: tuned.material.get(letter, 1.0) for letter, g in group.items()}
         self.start = np.array([material.get(c, 1.0) for c in self.tables[:-3]]
                               + [tuned.lookahead, tuned.centre, tuned.king] + [tuned.term(t) for t in self.terms]
                               + ([tuned.mobility, tuned.attack] if self.moving else [])
-                              + [x for letter in self.letters for x in tuned.squares.get(letter, [0.0] * size)],
+                              + [x for letter in self.letters for x in tuned.squares.get(letter, [0.0] * size)]
+                              + [x for letter in self.eg_letters for x in tuned.squares_eg.get(letter, [0.0] * size)],
                               dtype=float)
         self.see_value = see_values(variant.tables, self.base.value)
         self.exact = exchange_exact(Position(variant))
@@ -230,14 +267,20 @@ class Features:
             out += [score / 10, (white - black) / 100]
         row = np.zeros(len(self.columns))
         row[:len(out)] = out
-        if self.letters:
-            size = len(pos.board)
-            for sq, c in enumerate(pos.board):
+        size = len(pos.board)
+        first = len(out)
+        for letters, weight in ((self.letters, 1.0), (self.eg_letters, share * (1 - self.phase(pos.board)))):
+            for sq, c in enumerate(pos.board if letters else ()):
                 if c:
                     sign = -1 if t.letter[c].islower() else 1
-                    column = self.letters.index(t.letter[c].upper()) * size + self.base.own_square(c, sq)
-                    row[len(out) + column] += sign
+                    column = letters.index(t.letter[c].upper()) * size + self.base.own_square(c, sq)
+                    row[first + column] += sign * weight
+            first += len(letters) * size
         return row
+
+    def phase(self, board: list[int]) -> float:
+        """The node's phase as the search's dynamic terms weigh it (by the variant's fitted piece values)."""
+        return eval_tables(self.variant, 1.0).phase(board)
 
 
 def fit_takes(record: dict, i: int, features: Features, position) -> bool:
@@ -263,15 +306,17 @@ def positions(records: list[dict], features: Features, first: int = 0) -> tuple[
 
 
 def replay(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One process's share of :func:`positions`: (variant, coarse, squares, first game's number, its records)."""
-    name, coarse, squares, first, records = job
-    return positions(records, Features(builtin(name), coarse, squares), first)
+    """One process's share of :func:`positions`: (variant, coarse, squares, endgame, first game's number,
+    its records)."""
+    name, coarse, squares, endgame, first, records = job
+    return positions(records, Features(builtin(name), coarse, squares, endgame), first)
 
 
 def all_positions(name: str, records: list[dict], args) -> tuple:
     """:func:`positions` of every game, replayed in ``--jobs`` processes, with progress on stderr."""
     size = max(1, min(100, len(records) // args.jobs))
-    parts = [(name, args.coarse, args.squares, i, records[i:i + size]) for i in range(0, len(records), size)]
+    parts = [(name, args.coarse, args.squares, args.endgame, i, records[i:i + size])
+             for i in range(0, len(records), size)]
     out = []
     with Pool(args.jobs) as pool:
         for part in pool.imap(replay, parts):
@@ -320,7 +365,7 @@ class Fit:
 def fit_variant(name: str, records: list[dict], entry: dict, args, command: str) -> dict:
     """``entry`` (the variant's part of tuned.json) with the fit of its weights under ``fit``; with
     ``--apply``, and when they predict the held-out games better than the current weights, with them."""
-    feats = Features(builtin(name), args.coarse, args.squares)
+    feats = Features(builtin(name), args.coarse, args.squares, args.endgame)
     unknown = set(args.hold) - set(feats.columns) - {"tables"}
     if unknown:
         raise SystemExit(f"texel.py fit: --hold {' '.join(sorted(unknown))}: no such weight in {name} "
@@ -349,10 +394,13 @@ def fit_variant(name: str, records: list[dict], entry: dict, args, command: str)
         weights["terms"] = {t: round(fitted[t], 1) for t in feats.terms}
     if feats.moving:
         weights.update(mobility=round(fitted["mobility"]), attack=round(fitted["attack"]))
+    size = feats.variant.files * feats.variant.ranks
     if feats.letters:
-        size = feats.variant.files * feats.variant.ranks
         weights["squares"] = {letter: [round(fitted[f"{letter}@{sq}"], 1) for sq in range(size)]
                               for letter in feats.letters}
+    if feats.eg_letters:
+        weights["squares_eg"] = {letter: [round(fitted[f"{letter}@{sq}/eg"], 1) for sq in range(size)]
+                                 for letter in feats.eg_letters}
     entry = dict(entry)
     entry["fit"] = {"command": command, "games": len(records), "positions": int(len(y)), "K": round(k, 1),
                     "penalty": penalty, "error": [round(before, 5), round(after, 5)],
@@ -390,12 +438,15 @@ def main() -> None:
     g.add_argument("--max-plies", type=int, default=300)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--jobs", type=int, default=1)
+    g.add_argument("--stockfish", metavar="COMMAND", help="Stockfish plays both sides instead (chess only), at --nodes")
     g.add_argument("--out", default="selfplay.jsonl")
     f = sub.add_parser("fit", help="fit the weights and write them to tuned.json")
     f.add_argument("files", nargs="+")
     f.add_argument("--variants", nargs="+")
     f.add_argument("--coarse", action="store_true", help="one material multiplier for pawns, one for the other pieces")
     f.add_argument("--squares", action="store_true", help="also a centipawn weight per piece letter and square")
+    f.add_argument("--endgame", action="store_true", help="also an endgame weight per piece letter and square, "
+                   "blended in as the phase falls (where the dynamic terms play)")
     f.add_argument("--hold", nargs="+", default=[], metavar="COLUMN",
                    help="weights kept at their current value (a column name such as P or mobility; tables: "
                         "every table multiplier)")

@@ -8,6 +8,7 @@ import pytest
 from morphchess import Board, builtin, load
 from morphchess.engine.evaluate import EvalTables, Weights, eval_tables, fingerprint, tuned_weights
 from morphchess.engine.see import ROYAL_SEE, exchange_exact, see, see_values
+from morphchess.notation import from_fen
 from morphchess.pieces import code
 
 from common import VARIANTS
@@ -90,7 +91,7 @@ def test_tuned_weights_apply_only_to_the_definition_they_were_fitted_on():
         assert tuned_weights(v) == Weights(entry["material"], entry["lookahead"], entry["centre"], entry["king"],
                                            entry.get("terms", {}), entry.get("dynamic"), entry.get("mobility", 40),
                                            entry.get("attack", 200), entry.get("squares", {}), entry.get("tempo", 0),
-                                           entry.get("tempo_safe", False))
+                                           entry.get("tempo_safe", False), entry.get("squares_eg", {}))
     edited = load("files=8 ranks=8 royal=K pawn:P:fmWfcF:pawn:a2,,a7 king:K:K:king:e1,,e8", "chess")
     assert tuned_weights(edited) == Weights()
 
@@ -105,6 +106,23 @@ def test_square_weights_shift_a_type_on_its_own_side_s_squares():
     for c, sq, delta in ((white, "e4", 30), (black, "e5", -30), (white, "e5", 0), (black, "e4", 0)):
         assert shifted.pst[c][v.square(sq)] - plain.pst[c][v.square(sq)] == delta, (c, sq)
     assert shifted.pst[code(v.type_by_letter("B").index, 0)] == plain.pst[code(v.type_by_letter("B").index, 0)]
+
+
+def test_endgame_square_weights_grow_as_the_phase_falls():
+    """A pawn's endgame centipawns on e4 count nothing with all pieces on the board and fully without them."""
+    v = builtin("chess")
+    bonus = [0.0] * 64
+    bonus[v.square("e4")] = 40.0
+    plain, shifted = EvalTables(v, 1.0, weights=Weights()), EvalTables(v, 1.0, weights=Weights(squares_eg={"P": bonus}))
+    assert shifted.pst == plain.pst  # the tables are the middlegame's; the dynamic terms add the endgame part
+    for fen, delta in (("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 0),
+                       ("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1", 40),
+                       ("4k3/8/8/4p3/8/8/8/4K3 w - - 0 1", -40)):  # Black's pawn on its own e4
+        board = from_fen(v, fen).board
+        assert shifted.dynamic(board) - plain.dynamic(board) == delta, fen
+    rooks = from_fen(v, "r3k3/8/8/8/4P3/8/8/R3K3 w - - 0 1").board  # between: a share of the 40
+    assert 0 < shifted.phase(rooks) < 1
+    assert shifted.dynamic(rooks) - plain.dynamic(rooks) == pytest.approx((1 - shifted.phase(rooks)) * 40, abs=1)
 
 
 def test_weights_scale_the_terms():

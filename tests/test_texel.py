@@ -62,6 +62,19 @@ def test_square_columns_count_pieces_from_their_own_side():
     assert row[feats.columns.index(f"P@{v.square('e2')}")] == -1  # Black's e7 pawn, its own e2, is alone now
 
 
+def test_endgame_square_columns_weigh_pieces_by_the_falling_phase():
+    v = builtin("chess")
+    feats = texel.Features(v, endgame=True)
+    column = feats.columns.index(f"P@{v.square('e4')}/eg")
+    assert feats.row(from_fen(v, "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"))[column] == 1  # no pieces: all endgame
+    assert feats.row(from_fen(v, "4k3/8/8/4p3/8/8/8/4K3 w - - 0 1"))[column] == -1  # Black's, on its own e4
+    rooks = from_fen(v, "r3k3/8/8/8/4P3/8/8/R3K3 w - - 0 1")
+    assert 0 < feats.phase(rooks.board) < 1
+    assert feats.row(rooks)[column] == pytest.approx(1 - feats.phase(rooks.board))
+    start = feats.row(from_fen(v, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"))
+    assert start[column] == 0  # all pieces on the board: the middlegame's squares alone
+
+
 def test_the_fit_s_gradient_is_the_slope_of_its_loss():
     rng = np.random.default_rng(1)
     feats = texel.Features(builtin("chess"))
@@ -130,3 +143,24 @@ def test_stockfish_labels_replace_the_results_in_the_fit(tmp_path):
     other.write_text(json.dumps({**record, "variant": "crossroads"}) + "\n")
     wrong = subprocess.run(run + [str(other)], capture_output=True, text=True)
     assert wrong.returncode != 0 and "orthodox chess only, not crossroads" in wrong.stderr
+
+
+def test_stockfish_games_are_chess_records_the_fit_can_replay(tmp_path):
+    stockfish = shutil.which("stockfish") or "/usr/games/stockfish"
+    if not Path(stockfish).exists():
+        pytest.skip("Stockfish is not installed")
+    out = tmp_path / "sf.jsonl"
+    run = [sys.executable, str(TEXEL), "games", "--stockfish", stockfish, "--nodes", "200", "--plies", "4",
+           "--max-plies", "24", "--out", str(out)]
+    subprocess.run(run + ["--variants", "chess", "--games", "2"], check=True, capture_output=True)
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["seed"] for r in sorted(records, key=lambda r: r["seed"])] == [1, 2]
+    assert records[0]["moves"][:4] != records[1]["moves"][:4]  # each seed its own random opening
+    for record in records:
+        assert len(record["moves"]) == 24 and record["result"] == "1/2-1/2"  # cut at --max-plies
+        board = Board(builtin("chess"))
+        for uci in record["moves"]:
+            board.push_uci(uci)  # every move legal in morphchess too
+    wrong = subprocess.run(run + ["--variants", "crossroads"], capture_output=True, text=True)
+    assert wrong.returncode != 0 and "--stockfish plays orthodox chess only" in wrong.stderr
+

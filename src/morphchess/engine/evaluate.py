@@ -85,7 +85,8 @@ class Weights:
     ``mobility``, ``attack``, ``tempo`` and ``tempo_safe``, the search's defaults of mobility, king
     attack and the side to move's morph gain (:class:`~.search.Params`); ``squares``,
     per piece letter the centipawns its table gains on each square (seen from its own side, numbered as
-    White's: :meth:`EvalTables.own_square`)."""
+    White's: :meth:`EvalTables.own_square`); ``squares_eg``, the same for the endgame, added by the
+    dynamic terms as the node's phase falls (``(1 - phase)`` times the entry)."""
 
     material: dict[str, float] = field(default_factory=dict)
     lookahead: float = 1.0
@@ -98,6 +99,7 @@ class Weights:
     squares: dict[str, list[float]] = field(default_factory=dict)
     tempo: int = 0
     tempo_safe: bool = False
+    squares_eg: dict[str, list[float]] = field(default_factory=dict)
 
     def term(self, name: str) -> float:
         return self.terms.get(name, TERMS[name])
@@ -123,7 +125,7 @@ def tuned_weights(variant: Variant) -> Weights:
     return Weights(dict(entry["material"]), entry["lookahead"], entry["centre"], entry["king"],
                    dict(entry.get("terms", {})), entry.get("dynamic"), entry.get("mobility", MOBILITY),
                    entry.get("attack", ATTACK), dict(entry.get("squares", {})), entry.get("tempo", 0),
-                   entry.get("tempo_safe", False))
+                   entry.get("tempo_safe", False), dict(entry.get("squares_eg", {})))
 
 
 def _within(files: int, ranks: int, d: int) -> list[frozenset[int]]:
@@ -263,6 +265,19 @@ class EvalTables:
         self.term_values = {name: w.term(name) for name in TERMS}
         self.royal_eg = [[e - m for e, m in zip(self._row(c, 0.0, None), self._row(c, 1.0, None))]
                          if self.royal[c] else [] for c in range(n)]
+        self.square_eg = self._signed_squares(w.squares_eg) if w.squares_eg else None
+
+    def _signed_squares(self, squares: dict[str, list[float]]) -> list[list[float]]:
+        """Per code the centipawns of ``squares`` (per piece letter, its own side's view) on each square, White
+        positive; 0 for letters without an entry."""
+        t = self.variant.tables
+        rows = [[0.0] * t.size for _ in range(t.ncodes)]
+        for c in range(t.ncodes):
+            entry = squares.get(t.letter[c].upper()) if t.valid[c] else None
+            if entry:
+                sign = -1 if colour_of(c) == BLACK else 1
+                rows[c] = [sign * entry[self.own_square(c, sq)] for sq in range(t.size)]
+        return rows
 
     def _mobility_weights(self, variant: Variant, n: int) -> list[float]:
         """Per code the worth of one reachable square relative to the others: ``8 / (m + 4)`` for a
@@ -389,6 +404,8 @@ class EvalTables:
                 shelter = sum(1 for x in front[sq] if x in own)
                 mg += sign * (attackers * near + shelters * shelter)
         pairs = sum((1 if key & 1 == 0 else -1) for key, seen in colours.items() if len(seen) == 2)
+        if self.square_eg is not None:
+            eg += sum(self.square_eg[p][sq] for sq, p in enumerate(board) if p)
         score = phase * mg + (1 - phase) * eg + w["pair"] * pairs
         if w["taper"] and not root_phase:
             for colour in (0, 1):
