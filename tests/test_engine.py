@@ -290,17 +290,18 @@ def test_mopup_drives_a_lone_king_to_mate():
 
 def test_dynamic_terms_and_mobility_play_where_no_piece_changes_shape():
     """By default the dynamic terms are on in chess and off where pieces morph or transform, unless
-    tuned.json records a measured percent for the variant (Crossroads, on); mobility counts only the
-    pieces that keep their shape; an explicit percent wins."""
+    tuned.json records a measured percent for the variant (Crossroads and Polymorph, on); mobility counts
+    only the pieces that keep their shape; an explicit percent wins."""
     def searcher(variant, params):
         v = builtin(variant) if isinstance(variant, str) else variant
         return _Searcher(Position(v), 1, None, None, None, None, None, None, params)
     assert searcher("chess", Params()).dynamic == searcher("crossroads", Params()).dynamic == 100
+    assert searcher("polymorph", Params()).dynamic == 100
     chess = builtin("chess")
     weights = eval_tables(chess, 1.0).weights
     assert (searcher(chess, Params()).mobility, searcher(chess, Params()).attack) == (weights.mobility, weights.attack)
     assert (searcher(chess, Params(mobility=0, attack=7)).mobility, searcher(chess, Params(attack=7)).attack) == (0, 7)
-    assert searcher("polymorph", Params()).dynamic == searcher("snappy-chess", Params()).dynamic == 0
+    assert searcher("snappy-chess", Params()).dynamic == searcher("morphing-chess", Params()).dynamic == 0
     edited = load(definition_text("crossroads").replace("promoChoice=NBRQZHDL", "promoChoice=NBRQ"), "crossroads")
     assert searcher(edited, Params()).dynamic == 0  # not the definition that was measured
     assert searcher("chess", Params(dynamic=0)).dynamic == 0
