@@ -354,6 +354,18 @@ def test_morph_gain_is_the_best_quiet_shape_change():
     assert 0 < safe < plain and safe == max(safe_moves)
 
 
+def test_each_variant_takes_its_measured_morph_gain_from_tuned_json():
+    """Half the safe morph gain where an SPRT accepted it (Morphing Chess, Snappy Chess), half of all
+    gains in Crossroads, none elsewhere; an explicit parameter wins."""
+    def settings(name: str, params: Params) -> tuple[int, int]:
+        s = _Searcher(Position(builtin(name)), 1, None, None, None, None, None, None, params)
+        return s.tempo, s.safe
+    assert settings("snappy-chess", Params()) == settings("morphing-chess", Params()) == (50, 1)
+    assert settings("crossroads", Params()) == (50, 0)
+    assert settings("chess", Params()) == settings("morphomania", Params()) == (0, 0)
+    assert settings("snappy-chess", Params(tempo=0, safe=0)) == (0, 0)
+
+
 def test_tempo_steadies_the_score_where_every_move_morphs():
     """Without the tempo term, Crossroads' root score swings by who moved last (about 1000 cp between
     depths 1 and 2); with the variant's tempo from tuned.json the swing is a small part of that."""
