@@ -269,8 +269,11 @@ class Features:
         row[:len(out)] = out
         size = len(pos.board)
         first = len(out)
-        for letters, weight in ((self.letters, 1.0), (self.eg_letters, share * (1 - self.phase(pos.board)))):
-            for sq, c in enumerate(pos.board if letters else ()):
+        blocks = [(self.letters, 1.0)] if self.letters else []
+        if self.eg_letters:
+            blocks.append((self.eg_letters, share * (1 - self.phase(pos.board))))
+        for letters, weight in blocks:
+            for sq, c in enumerate(pos.board):
                 if c:
                     sign = -1 if t.letter[c].islower() else 1
                     column = letters.index(t.letter[c].upper()) * size + self.base.own_square(c, sq)
