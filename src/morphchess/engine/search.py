@@ -2,7 +2,8 @@
 
 Iterative deepening over a principal-variation search with a transposition
 table keyed by the position hash, null-move pruning, late-move reductions,
-futility pruning at the frontier, check extension, and a quiescence search
+futility pruning at the frontier, pruning of moves that lose the exchange on
+their square near the leaves, check extension, and a quiescence search
 over captures (plus, on its first ply, promotions and morphs that gain
 material; a capture gaining less than the capturer is worth is skipped unless
 the static exchange evaluation of :mod:`.see` says it wins material).  Moves
@@ -43,6 +44,8 @@ MATE = 100_000          # score of a mate on the board; mate in n plies scores M
 MATE_BOUND = MATE - 1000
 MAX_PLY = 100
 FUTILITY_MARGIN = 150
+SEE_QUIET = 80         # SEE pruning's margins per ply of depth (Params.seeprune)
+SEE_CAPTURE = 100
 EVAL_CACHE = 200_000   # dynamic evaluations kept with the transposition table before they are cleared
 LAZY_MARGIN = 300      # the capture search skips the dynamic terms of a score this far outside the window
 
@@ -70,6 +73,8 @@ class Params:
     #                          evaluate.Weights.tempo)
     safe: int = -1           # 1: that gain counts only moves to squares the other side does not attack
     #                          (-1: the variant's evaluate.Weights.tempo_safe)
+    seeprune: int = 3        # up to this depth a move after the first whose static exchange loses more than
+    #                          SEE_QUIET (quiet) or SEE_CAPTURE (capture) centipawns per ply is skipped
 
     @classmethod
     def parse(cls, text: str) -> Params:
@@ -476,6 +481,7 @@ class _Searcher:
         killers = self.killers[ply]
         lmp = self.params.lmp
         late = lmp + depth * depth if lmp and depth <= 3 and not pv_node and not in_check else 1 << 30
+        prune_depth = self.params.seeprune if self.exact and not pv_node and not in_check else 0
         quiets = 0
         morphs = self.params.morphs
         pst = self.pst
@@ -490,6 +496,8 @@ class _Searcher:
                 quiets += 1
                 if quiets > late and abs(alpha) < MATE_BOUND:
                     continue
+            if i and depth <= prune_depth and abs(alpha) < MATE_BOUND and self._exchange_loses(m, quiet, depth):
+                continue
             d_ev, cap = self._make(m)
             try:
                 if i == 0:
@@ -611,6 +619,12 @@ class _Searcher:
                 if g > best and not (safe and pos.attacked(m.target, pos.turn ^ 1)):
                     best = g
         return best
+
+    def _exchange_loses(self, m: Move, quiet: bool, depth: int) -> bool:
+        """SEE pruning: does ``m`` lose more in the exchange on its square than the margin for ``depth``?"""
+        if m.kind is Kind.UNLOAD:  # an unload move sends a piece back: not an exchange
+            return False
+        return see(self.pos, m, self.see_value) < -(SEE_QUIET if quiet else SEE_CAPTURE) * depth
 
     def _loses(self, m: Move, them: int) -> bool:
         """Does capture ``m`` fail to win material in the exchange on its square (static exchange
