@@ -45,7 +45,7 @@ MATE_BOUND = MATE - 1000
 MAX_PLY = 100
 FUTILITY_MARGIN = 150
 SEE_QUIET = 80         # SEE pruning's margins per ply of depth (Params.seeprune)
-SEE_CAPTURE = 100
+SEE_CAPTURE = 100      # (captures, and morphs gaining QS_GAIN)
 EVAL_CACHE = 200_000   # dynamic evaluations kept with the transposition table before they are cleared
 LAZY_MARGIN = 300      # the capture search skips the dynamic terms of a score this far outside the window
 
@@ -74,7 +74,8 @@ class Params:
     safe: int = -1           # 1: that gain counts only moves to squares the other side does not attack
     #                          (-1: the variant's evaluate.Weights.tempo_safe)
     seeprune: int = 3        # up to this depth a move after the first whose static exchange loses more than
-    #                          SEE_QUIET (quiet) or SEE_CAPTURE (capture) centipawns per ply is skipped
+    #                          SEE_QUIET (a quiet move) or SEE_CAPTURE (a capture, or a morph gaining QS_GAIN)
+    #                          centipawns per ply is skipped
 
     @classmethod
     def parse(cls, text: str) -> Params:
