@@ -126,7 +126,7 @@ def match_row(variant: str, engine: str, opponent: str, games: int, args, label:
     """Play one match and print its table row (``label`` names the opponent in the row)."""
     start = time.perf_counter()
     r = run_match(variant, engine, opponent, games, movetime_ms=args.movetime, jobs=args.jobs, seed=args.seed,
-                  progress=progress_bar(games) if args.progress else None)
+                  progress=progress_bar(games) if args.progress else None, balance=args.balance)
     diff, low, high = elo_interval(r)
     print(f"| {variant} | {engine} | {label or opponent} | +{r.wins} ={r.draws} -{r.losses} | {r.score:.1%} | "
           f"{diff:+.0f} ({low:+.0f}..{high:+.0f}) | {(time.perf_counter() - start) / 60:.1f} |", flush=True)
@@ -201,6 +201,8 @@ def main() -> None:
     ap.add_argument("--speed-seconds", type=float, default=3.0)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--balance", type=int, default=None, metavar="CP",
+                    help="openings whose material (piece values from the moves) differs by at most CP")
     ap.add_argument("--progress", action="store_true", help="a progress bar per match on stderr")
     args = ap.parse_args()
     args.engine = args.engine or f"time:{args.movetime}"

@@ -56,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--opening-plies", type=int, default=4)
+    ap.add_argument("--balance", type=int, default=None, metavar="CP",
+                    help="openings whose material (piece values from the moves) differs by at most CP")
     args = ap.parse_args(argv)
     new, base = spec(args.new, args.nodes), spec(args.base, args.nodes)
     low, high = sprt_bounds(args.alpha, args.beta)
@@ -81,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             return total.n >= args.min_games and not low < sprt_llr(total, *args.elo) < high
 
         run_match(variant, new, base, args.block, jobs=args.jobs, seed=args.seed * 100_003 + block,
-                  opening_plies=args.opening_plies, progress=show, stop=stop)
+                  opening_plies=args.opening_plies, progress=show, stop=stop, balance=args.balance)
         llr = sprt_llr(total, *args.elo)
         block += 1
     print(verdict(total, llr, low, high))

@@ -10,7 +10,16 @@ import pytest
 
 from morphchess.board import Board
 from morphchess.cli import main
-from morphchess.engine.match import GreedyPlayer, MatchResult, elo, elo_interval, parse_spec, run_match
+from morphchess.engine.match import (
+    GreedyPlayer,
+    MatchResult,
+    elo,
+    elo_interval,
+    material_difference,
+    parse_spec,
+    random_opening,
+    run_match,
+)
 from morphchess.pgn import read_all
 from morphchess.play import main_loop, parse_move, render
 
@@ -49,6 +58,29 @@ def test_match_engine_beats_random():
     # both games of a pair start from the same random opening
     first, second = (read_all(g[3])[0].board.move_stack[:2] for g in r.games)
     assert [m.uci() for m in first] == [m.uci() for m in second]
+
+
+def test_balanced_openings():
+    """A random opening of Morphing Chess often lands a knight on rank 5 (a chancellor); with a balance
+    the opening is drawn again until the two sides' material is even, the same for the same seed."""
+    gaps, kept = [], []
+    for seed in range(12):
+        plain = Board("morphing-chess")
+        random_opening(plain, 4, random.Random(seed))
+        gaps.append(abs(material_difference(plain.position)))
+        even = Board("morphing-chess")
+        random_opening(even, 4, random.Random(seed), balance=100)
+        assert abs(material_difference(even.position)) <= 100 and len(even.move_stack) == 4
+        again = Board("morphing-chess")
+        random_opening(again, 4, random.Random(seed), balance=100)
+        assert again.move_stack == even.move_stack
+        kept.append(even.move_stack)
+    assert max(gaps) > 100  # the plain draw is often uneven
+    assert len({tuple(m.uci() for m in ms) for ms in kept}) > 6  # and the even ones still differ
+    start = Board("morphing-chess")
+    assert material_difference(start.position) == 0
+    start.push_uci("b1d5")  # a knight to d5 becomes a chancellor
+    assert material_difference(start.position) > 300
 
 
 def test_match_cli_parallel_and_pgn(tmp_path, capsys):

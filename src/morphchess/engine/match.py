@@ -28,6 +28,7 @@ from multiprocessing.util import Finalize
 
 from ..board import Board, Move
 from ..errors import OptionError
+from ..pieces import colour_of
 from ..variant import BLACK, WHITE, Variant
 from ..variants import load_variant
 from .evaluate import piece_values
@@ -39,6 +40,7 @@ __all__ = ["parse_spec", "make_player", "play_game", "check_match", "run_match",
            "sprt_llr", "sprt_bounds"]
 
 MAX_PLIES = 400  # a game still running after this many plies is adjudicated a draw
+OPENING_DRAWS = 200  # random openings drawn at most for one within the balance
 
 
 class RandomPlayer:
@@ -138,18 +140,52 @@ def make_player(spec: str, variant, movetime_ms: int, rng: random.Random):
     return EnginePlayer(limits if limits is not None else level_limits(arg), Params.parse(spec.partition("?")[2]))
 
 
-def random_opening(board: Board, plies: int, rng: random.Random) -> None:
-    """Play ``plies`` random legal moves that do not end the game."""
+def random_opening(board: Board, plies: int, rng: random.Random, balance: int | None = None) -> None:
+    """Play ``plies`` random legal moves that do not end the game.  With ``balance`` (centipawns), draw
+    openings until the two sides' material (:func:`material_difference`) differs by at most that much,
+    at most :data:`OPENING_DRAWS` times, and keep the most even one drawn: in games where a random move
+    often makes a strong piece (a Morphing Chess knight that lands on rank 5), a random opening alone
+    would often decide both games of a pair."""
+    best: tuple[int, list] | None = None
+    for _ in range(OPENING_DRAWS if balance is not None else 1):
+        played = _random_plies(board, plies, rng)
+        if balance is None:
+            return
+        gap = abs(material_difference(board.position))
+        if best is None or gap < best[0]:
+            best = gap, played
+        if gap <= balance:
+            return
+        for _m in played:
+            board.pop()
+    assert best is not None
+    for m in best[1]:
+        board.push(m)
+
+
+def _random_plies(board: Board, plies: int, rng: random.Random) -> list[Move]:
+    """Push up to ``plies`` random legal moves that do not end the game; return them."""
+    played = []
     for _ in range(plies):
         moves = list(board.legal_moves)
         rng.shuffle(moves)
         for m in moves:
             board.push(m)
             if board.outcome() is None:
+                played.append(m)
                 break
             board.pop()
         else:
-            return
+            break
+    return played
+
+
+def material_difference(pos) -> int:
+    """White's material less Black's, in the centipawns of :func:`~.evaluate.piece_values` (from the
+    pieces' moves alone, whatever weights an engine plays)."""
+    t = pos.t
+    values = pos.variant.derived(("piece values",), lambda: piece_values(pos.variant))
+    return sum(values[t.letter[p].upper()] * (-1 if colour_of(p) else 1) for p in pos.board if p)
 
 
 def play_game(board: Board, white, black, max_plies: int = MAX_PLIES) -> str:
@@ -284,12 +320,12 @@ def _close_worker() -> None:
 def _game(job: tuple) -> tuple:
     """Play game ``index``: the first player has ``colour``; returns (index, colour, result, pgn)."""
     from ..pgn import write as pgn_write
-    index, colour, setup, opening_seed, plies, names, init = job
+    index, colour, setup, opening_seed, plies, balance, names, init = job
     _setup_worker(init)
     variant = _worker["variant"]
     first, second = _worker["players"]
     board = Board(variant, setup=setup)
-    random_opening(board, plies, random.Random(opening_seed))
+    random_opening(board, plies, random.Random(opening_seed), balance)
     white, black = (first, second) if colour == WHITE else (second, first)
     result = play_game(board, white, black)
     wname, bname = (names[0], names[1]) if colour == WHITE else (names[1], names[0])
@@ -322,13 +358,14 @@ def check_match(variant_spec: str, first: str, second: str, games: int, movetime
 def run_match(variant_spec: str, first: str, second: str, games: int, movetime_ms: int = 1000,
               jobs: int = 1, seed: int = 1, alternate: bool = True, opening_plies: int = 2,
               setup: str | None = None, progress=None,
-              stop: Callable[[MatchResult], bool] | None = None) -> MatchResult:
+              stop: Callable[[MatchResult], bool] | None = None, balance: int | None = None) -> MatchResult:
     """Play ``games`` games of ``first`` against ``second``.
 
     Game ``i`` starts from a random opening of ``opening_plies`` plies drawn from
     ``seed`` and the pair number, so both games of a pair (colours swapped when
     ``alternate``) start alike.  ``setup`` names Black's array or ``random`` (one
-    per pair).  ``progress(result_so_far, finished_game)`` is called after every game, then
+    per pair).  ``balance``: openings whose material differs by at most that many centipawns
+    (see :func:`random_opening`).  ``progress(result_so_far, finished_game)`` is called after every game, then
     ``stop(result_so_far)``: when true, the match ends there (games under way in workers are
     abandoned).
     """
@@ -341,7 +378,8 @@ def run_match(variant_spec: str, first: str, second: str, games: int, movetime_m
         pair_rng = random.Random(f"{seed}/{i // 2 if alternate else i}")
         pair_setup = pair_rng.choice(setups) if setup == "random" else (setup or "standard")
         colour = WHITE if not alternate or i % 2 == 0 else BLACK
-        jobs_list.append((i, colour, pair_setup, pair_rng.getrandbits(32), opening_plies, (first, second), init))
+        jobs_list.append((i, colour, pair_setup, pair_rng.getrandbits(32), opening_plies, balance, (first, second),
+                          init))
     result = MatchResult()
 
     def record(game: tuple) -> bool:
