@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--opening-plies", type=int, default=4)
+    ap.add_argument("--pgn", help="append every game to this PGN file")
     ap.add_argument("--balance", type=int, default=None, metavar="CP",
                     help="openings whose material (piece values from the moves) differs by at most CP")
     args = ap.parse_args(argv)
@@ -71,8 +72,11 @@ def main(argv: list[str] | None = None) -> int:
         variant = args.variants[block % len(args.variants)]
 
         def show(r: MatchResult, game: tuple, variant: str = variant) -> None:
-            index, colour, res, _pgn = game
+            index, colour, res, pgn = game
             total.games.append((total.n, colour, res, ""))
+            if args.pgn:
+                with open(args.pgn, "a", encoding="utf-8") as out:
+                    out.write(pgn + "\n\n")
             points = {"1-0": 1.0, "0-1": 0.0}.get(res, 0.5)
             total.add(points if colour == 0 else 1 - points)
             print(f"{total.n:4d} {variant:15s} {res:7s} +{total.wins} ={total.draws} -{total.losses} "
