@@ -29,6 +29,7 @@ from multiprocessing.util import Finalize
 from ..board import Board, Move
 from ..errors import OptionError
 from ..pieces import colour_of
+from ..position import Position
 from ..variant import BLACK, WHITE, Variant
 from ..variants import load_variant
 from .evaluate import piece_values
@@ -143,9 +144,9 @@ def make_player(spec: str, variant, movetime_ms: int, rng: random.Random):
 def random_opening(board: Board, plies: int, rng: random.Random, balance: int | None = None) -> None:
     """Play ``plies`` random legal moves that do not end the game.  With ``balance`` (centipawns), draw
     openings until the two sides' material (:func:`material_difference`) differs by at most that much,
-    at most :data:`OPENING_DRAWS` times, and keep the most even one drawn: in games where a random move
-    often makes a strong piece (a Morphing Chess knight that lands on rank 5), a random opening alone
-    would often decide both games of a pair."""
+    at most :data:`OPENING_DRAWS` times, and keep the most even one drawn (in games where a random move
+    often makes a strong piece, such as a Morphing Chess knight that lands on rank 5 and becomes a
+    chancellor, a random opening can hand one side a piece's worth)."""
     best: tuple[int, list] | None = None
     for _ in range(OPENING_DRAWS if balance is not None else 1):
         played = _random_plies(board, plies, rng)
@@ -180,7 +181,7 @@ def _random_plies(board: Board, plies: int, rng: random.Random) -> list[Move]:
     return played
 
 
-def material_difference(pos) -> int:
+def material_difference(pos: Position) -> int:
     """White's material less Black's, in the centipawns of :func:`~.evaluate.piece_values` (from the
     pieces' moves alone, whatever weights an engine plays)."""
     t = pos.t
