@@ -8,6 +8,7 @@
     python bench/texel.py games --variants chess --games 3000 --nodes 1500 --plies 8 --stockfish stockfish \
         --jobs 2 --out sf.jsonl                              # Stockfish's own games (chess), to label and fit
     python bench/texel.py fit chess-sf.jsonl --squares --endgame   # and square weights, middlegame and endgame
+    python bench/texel.py label snappy.jsonl --nodes 10000 --jobs 2 --out snappy-l.jsonl   # morphchess's own labels
 
 ``games`` plays the engine against itself (``--nodes`` per move, ``--plies`` random opening
 plies from the seed, a draw after ``--max-plies``) in ``--jobs`` processes and writes one JSON
@@ -31,7 +32,9 @@ the held-out games, the weights) goes to the variant's ``fit`` in ``tuned.json``
 ``label`` (orthodox chess) asks Stockfish, through python-chess, for its expected score of every
 position past the opening plies (its win/draw/loss estimate at ``--depth``, from White's side) and
 writes the games again with those ``labels``; ``fit`` then predicts the labels instead of the game
-results, so the weights learn from a search far deeper than the games' own.
+results, so the weights learn from a search far deeper than the games' own.  ``label --nodes N``
+labels any variant by morphchess's own search of N nodes instead: White's expected points
+``sigmoid(score / SEARCH_SCALE)``, a mate 0 or 1.
 """
 
 from __future__ import annotations
@@ -61,10 +64,12 @@ from morphchess.engine.evaluate import (
     tuned_weights,
 )
 from morphchess.engine.see import exchange_exact, see, see_values
+from morphchess.engine.tt import TranspositionTable
 from morphchess.variants import names
 
 TUNED_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "src", "morphchess", "engine", TUNED_FILE)
+SEARCH_SCALE = 400  # centipawns: a search score s labels a position sigmoid(s / SEARCH_SCALE)
 PENALTIES = (0.0, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1)  # candidate strengths of the pull towards the current weights
 POINTS = {"1-0": 1.0, "0-1": 0.0}
 
@@ -145,6 +150,32 @@ def label(record: dict, depth: int = 8) -> dict:
     return {**record, "labels": labels}
 
 
+@functools.cache
+def variant_features(name: str) -> Features:
+    """A built-in variant's :class:`Features` (one per process)."""
+    return Features(builtin(name))
+
+
+def search_label(record: dict, nodes: int) -> dict:
+    """``record`` with ``labels`` from morphchess's own search of ``nodes`` (any variant): White's expected
+    points ``sigmoid(score / SEARCH_SCALE)`` after each move from the opening plies on, a mate 0 or 1; None
+    where the fit takes no position.  One transposition table for the game, as in play."""
+    features = variant_features(record["variant"])
+    board = Board(features.variant)
+    tt = TranspositionTable()
+    labels: list[float | None] = []
+    for i, uci in enumerate(record["moves"]):
+        board.push_uci(uci)
+        pos = board.position
+        if board.outcome() is not None or not fit_takes(record, i, features, pos):
+            labels.append(None)
+            continue
+        score = search(pos, nodes=nodes, tt=tt).score
+        white = score if pos.turn == 0 else -score
+        labels.append(round(float(sigmoid(white / SEARCH_SCALE)), 4))
+    return {**record, "labels": labels}
+
+
 def read_records(files: list[str]) -> list[dict]:
     """The game records of the JSON-lines ``files``, in order."""
     records = []
@@ -156,11 +187,16 @@ def read_records(files: list[str]) -> list[dict]:
 
 def run_label(args) -> None:
     records = read_records(args.files)
-    wrong = sorted({r["variant"] for r in records} - {"chess"})
-    if wrong:
-        raise SystemExit(f"texel.py label: Stockfish labels orthodox chess only, not {' '.join(wrong)}")
-    with Pool(args.jobs, start_stockfish, (args.engine,)) as pool, open(args.out, "w", encoding="utf-8") as f:
-        for n, rec in enumerate(pool.imap(functools.partial(label, depth=args.depth), records), 1):
+    if args.nodes:
+        work, start = functools.partial(search_label, nodes=args.nodes), (None, ())
+    else:
+        wrong = sorted({r["variant"] for r in records} - {"chess"})
+        if wrong:
+            raise SystemExit(f"texel.py label: Stockfish labels orthodox chess only, not {' '.join(wrong)} "
+                             "(--nodes N labels any variant by morphchess's own search)")
+        work, start = functools.partial(label, depth=args.depth), (start_stockfish, (args.engine,))
+    with Pool(args.jobs, *start) as pool, open(args.out, "w", encoding="utf-8") as f:
+        for n, rec in enumerate(pool.imap(work, records), 1):
             f.write(json.dumps(rec) + "\n")
             if n % 20 == 0 or n == len(records):
                 print(f"{n}/{len(records)} games labelled", file=sys.stderr, flush=True)
@@ -457,9 +493,11 @@ def main() -> None:
     f.add_argument("--apply", action="store_true", help="use the fitted weights where they predict the held-out "
                    "games better")
     f.add_argument("--out", default=TUNED_PATH)
-    lab = sub.add_parser("label", help="Stockfish's expected score of each position (chess), for fit")
+    lab = sub.add_parser("label", help="Stockfish's expected score of each position (chess), or with --nodes "
+                         "morphchess's own (any variant), for fit")
     lab.add_argument("files", nargs="+")
-    lab.add_argument("--depth", type=int, default=8)
+    lab.add_argument("--depth", type=int, default=8, help="Stockfish's depth")
+    lab.add_argument("--nodes", type=int, help="label by morphchess's own search of this many nodes instead")
     lab.add_argument("--engine", default="stockfish", help="the Stockfish command")
     lab.add_argument("--jobs", type=int, default=1)
     lab.add_argument("--out", required=True)

@@ -3,6 +3,7 @@ and a fit is recorded in tuned.json without changing the weights unless asked.""
 
 import importlib.util
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -164,3 +165,21 @@ def test_stockfish_games_are_chess_records_the_fit_can_replay(tmp_path):
     wrong = subprocess.run(run + ["--variants", "crossroads"], capture_output=True, text=True)
     assert wrong.returncode != 0 and "--stockfish plays orthodox chess only" in wrong.stderr
 
+
+
+def test_search_labels_score_any_variant_from_white_s_side():
+    # White wins Black's queen (d5xa2?? Ra1xa2): every later position the fit takes is labelled near 1
+    moves = "e2e4 d7d5 e4d5 d8d5 b1c3 d5a2 a1a2 e7e6 g1f3 f8d6 d2d4 g8f6 f1d3 e8g8".split()
+    record = {"variant": "chess", "seed": 0, "plies": 2, "moves": moves, "result": "1/2-1/2"}
+    labels = texel.search_label(record, nodes=2000)["labels"]
+    assert len(labels) == len(moves) and labels[:5] == [None] * 5
+    assert [x for x in labels[6:] if x is not None] and all(x > 0.9 for x in labels[6:] if x is not None)
+    _rows, points, _games = texel.positions([{**record, "labels": labels}], texel.Features(builtin("chess")))
+    assert list(points) == [x for x in labels if x is not None]  # each label is a position the fit takes
+    board, rng = Board(builtin("snappy-chess")), random.Random(3)
+    for _ in range(14):
+        board.push(rng.choice(board.legal_moves))
+    snappy = {"variant": "snappy-chess", "seed": 0, "plies": 0, "moves": [m.uci() for m in board.move_stack],
+              "result": "1/2-1/2"}
+    taken = [x for x in texel.search_label(snappy, nodes=500)["labels"] if x is not None]
+    assert taken and all(0 <= x <= 1 for x in taken)
