@@ -178,7 +178,7 @@ def search_label(record: dict, nodes: int) -> dict:
 
 def read_records(files: list[str]) -> list[dict]:
     """The game records of the JSON-lines ``files``, in order."""
-    records = []
+    records: list[dict] = []
     for path in files:
         with open(path, encoding="utf-8") as f:
             records.extend(json.loads(line) for line in f)
@@ -187,8 +187,9 @@ def read_records(files: list[str]) -> list[dict]:
 
 def run_label(args) -> None:
     records = read_records(args.files)
+    start: tuple = (None, ())
     if args.nodes:
-        work, start = functools.partial(search_label, nodes=args.nodes), (None, ())
+        work = functools.partial(search_label, nodes=args.nodes)
     else:
         wrong = sorted({r["variant"] for r in records} - {"chess"})
         if wrong:
