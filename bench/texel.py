@@ -19,7 +19,9 @@ wins material by static exchange evaluation, past the opening plies).  It splits
 evaluation into the parts the weights multiply: the table terms (material per piece type, or
 with ``--coarse`` for pawns and for the other pieces; lookahead gain, centralisation, king), the
 dynamic terms of :data:`~morphchess.engine.evaluate.TERMS` where the variant's search uses them,
-mobility and king attack where some piece keeps its shape; with ``--squares`` a centipawn weight
+mobility and king attack where some piece keeps its shape, and where quiet moves gain by changing
+shape the side to move's best such gain that the capture search's stand-pat adds (``tempo``, in
+percent); with ``--squares`` a centipawn weight
 per piece letter and square, and with ``--endgame`` another that the dynamic terms add as the
 phase falls.  It fits all those weights together
 (:class:`~morphchess.engine.evaluate.Weights`) so that ``sigmoid(evaluation / K)`` predicts the
@@ -223,12 +225,14 @@ TABLE_SCALE = 0.5          # the penalty counts a table multiplier's change in t
 
 class Features:
     """A variant's evaluation split into the parts its weights multiply (White positive): one column per
-    material group, then lookahead, centre and king; then each dynamic term the search uses, mobility and
-    king attack, each at weight 1; with ``squares`` (or when the variant's weights have square weights,
-    so that the columns add up to its evaluation), one column per piece letter and square (its own
+    material group, then lookahead, centre and king; then each dynamic term the search uses, mobility and king
+    attack, each at weight 1, and where quiet moves gain by changing shape the side to move's best such gain
+    in hundreds (the search's ``tempo`` percent); with ``squares`` (or when the variant's weights have square
+    weights, so that the columns add up to its evaluation), one column per piece letter and square (its own
     side's view), the count of such pieces there; with ``endgame`` (or when the variant has endgame square
-    weights), where the search uses the dynamic terms, one more column per letter and square: that count
-    times ``1 - phase``.  ``start`` holds the variant's current weights in that order."""
+    weights), where the search uses the dynamic terms, one more column per letter and square: that count times
+    ``1 - phase``. ``start`` holds the variant's current weights in that order.
+    """
 
     def __init__(self, variant, coarse: bool = False, squares: bool = False, endgame: bool = False) -> None:
         self.variant = variant
@@ -246,7 +250,10 @@ class Features:
         self.dynamic = dynamic_percent(variant)
         self.terms = [name for name in TERMS if name != "taper"] if self.dynamic else []
         self.moving = any(self.base.mobility_weight)  # pieces whose mobility and attacks count
-        self.scalars = self.tables + self.terms + (["mobility", "attack"] if self.moving else [])
+        self.gains = any(map(any, self.base.gainers))  # quiet shape changes that gain: the search's tempo
+        self.safe = tuned.tempo_safe
+        self.scalars = (self.tables + self.terms + (["mobility", "attack"] if self.moving else [])
+                        + (["tempo"] if self.gains else []))
         self.table_index = {name: i for i, name in enumerate(self.tables)}
         self.letters = sorted(t.letter for t in variant.types) if squares or tuned.squares else []
         self.eg_letters = sorted(t.letter for t in variant.types) if (
@@ -258,6 +265,7 @@ class Features:
         self.start = np.array([material.get(c, 1.0) for c in self.tables[:-3]]
                               + [tuned.lookahead, tuned.centre, tuned.king] + [tuned.term(t) for t in self.terms]
                               + ([tuned.mobility, tuned.attack] if self.moving else [])
+                              + ([tuned.tempo] if self.gains else [])
                               + [x for letter in self.letters for x in tuned.squares.get(letter, [0.0] * size)]
                               + [x for letter in self.eg_letters for x in tuned.squares_eg.get(letter, [0.0] * size)],
                               dtype=float)
@@ -302,6 +310,8 @@ class Features:
             score, units, attackers = self.base.mobility(pos.board, pos.royals)
             white, black = attack_units(units, attackers)
             out += [score / 10, (white - black) / 100]
+        if self.gains:  # the capture search's stand-pat adds tempo percent of the side to move's morph gain
+            out.append((1 if pos.turn == 0 else -1) * self.base.morph_gain(pos, self.safe) / 100)
         row = np.zeros(len(self.columns))
         row[:len(out)] = out
         size = len(pos.board)
@@ -434,6 +444,8 @@ def fit_variant(name: str, records: list[dict], entry: dict, args, command: str)
         weights["terms"] = {t: round(fitted[t], 1) for t in feats.terms}
     if feats.moving:
         weights.update(mobility=round(fitted["mobility"]), attack=round(fitted["attack"]))
+    if feats.gains:
+        weights["tempo"] = round(fitted["tempo"])
     size = feats.variant.files * feats.variant.ranks
     if feats.letters:
         weights["squares"] = {letter: [round(fitted[f"{letter}@{sq}"], 1) for sq in range(size)]

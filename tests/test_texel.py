@@ -27,13 +27,16 @@ MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 
 
 
 def static_white(pos: Position) -> int:
-    """The search's static score of ``pos`` from White's view (tables, dynamic terms, mobility)."""
+    """The search's static score of ``pos`` from White's view (tables, dynamic terms, mobility) as its
+    capture search stands pat (with the variant's share of the side to move's morph gain)."""
     s = _Searcher(pos, 1, None, None, None, None, None, None, Params())
-    return s.et.evaluate(pos.board) + s._terms(pos.board)
+    tempo = s.tempo * s._morph_gain() // 100
+    return s.et.evaluate(pos.board) + s._terms(pos.board) + (tempo if pos.turn == 0 else -tempo)
 
 
 @pytest.mark.parametrize("name, fen", [("chess", MIDDLEGAME), ("chess", "8/5pk1/6p1/8/3N4/6P1/5PK1/8 w - - 0 40"),
-                                       ("polymorph", None), ("crossroads", None)])
+                                       ("polymorph", None), ("crossroads", None), ("snappy-chess", None),
+                                       ("morphing-chess", None)])
 def test_the_features_at_the_current_weights_are_the_search_s_evaluation(name, fen):
     v = builtin(name)
     if fen:

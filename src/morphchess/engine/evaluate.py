@@ -527,6 +527,21 @@ class EvalTables:
             worth = new
         return worth
 
+    def morph_gain(self, pos: Position, safe: bool = False) -> int:
+        """The most the side to move gains by one quiet move that changes shape (the tables' gain; with
+        ``safe`` only to squares the other side does not attack): in games where nearly every move
+        does, who moved last would otherwise swing a static score (the search's ``tempo``)."""
+        b = pos.board
+        pst = self.pst
+        sign = 1 if pos.turn == 0 else -1
+        best = 0
+        for m in pos.captures(self.gainers):
+            if pos.capture_square(m) is None:
+                g = sign * (pst[m.piece][m.target] - pst[b[m.origin]][m.origin])
+                if g > best and not (safe and pos.attacked(m.target, pos.turn ^ 1)):
+                    best = g
+        return best
+
     def evaluate(self, board: list[int]) -> int:
         """Static score of a board from White's point of view (the search updates it incrementally)."""
         pst = self.pst

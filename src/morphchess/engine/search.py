@@ -605,21 +605,8 @@ class _Searcher:
         return extra
 
     def _morph_gain(self) -> int:
-        """The most the side to move gains by one quiet move that changes shape (the tables' gain; with
-        ``Params.safe`` only to squares the other side does not attack): in games where nearly every
-        move does, who moved last would otherwise swing a static score."""
-        pos = self.pos
-        b = pos.board
-        pst = self.pst
-        sign = 1 if pos.turn == 0 else -1
-        best = 0
-        safe = self.safe
-        for m in pos.captures(self.et.gainers):
-            if pos.capture_square(m) is None:
-                g = sign * (pst[m.piece][m.target] - pst[b[m.origin]][m.origin])
-                if g > best and not (safe and pos.attacked(m.target, pos.turn ^ 1)):
-                    best = g
-        return best
+        """:meth:`EvalTables.morph_gain` of the node (with ``Params.safe``, safe squares only)."""
+        return self.et.morph_gain(self.pos, self.safe)
 
     def _exchange_loses(self, m: Move, quiet: bool, depth: int) -> bool:
         """SEE pruning: does ``m`` lose more in the exchange on its square than the margin for ``depth``?"""
