@@ -606,7 +606,7 @@ class _Searcher:
 
     def _morph_gain(self) -> int:
         """:meth:`EvalTables.morph_gain` of the node (with ``Params.safe``, safe squares only)."""
-        return self.et.morph_gain(self.pos, self.safe)
+        return self.et.morph_gain(self.pos, bool(self.safe))
 
     def _exchange_loses(self, m: Move, quiet: bool, depth: int) -> bool:
         """SEE pruning: does ``m`` lose more in the exchange on its square than the margin for ``depth``?"""
