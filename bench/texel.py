@@ -59,6 +59,7 @@ from morphchess.engine.evaluate import (
     TERMS,
     TUNED_FILE,
     EvalTables,
+    Weights,
     attack_units,
     dynamic_percent,
     eval_tables,
@@ -231,13 +232,18 @@ class Features:
     weights, so that the columns add up to its evaluation), one column per piece letter and square (its own
     side's view), the count of such pieces there; with ``endgame`` (or when the variant has endgame square
     weights), where the search uses the dynamic terms, one more column per letter and square: that count times
-    ``1 - phase``. ``start`` holds the variant's current weights in that order.
+    ``1 - phase``. ``start`` holds the variant's current weights in that order.  The lookahead column comes from
+    tables at the current material values, so at ``start`` the columns add up to the search's evaluation;
+    the fit is linear around them (a table's lookahead is not linear in the material multipliers).
     """
 
     def __init__(self, variant, coarse: bool = False, squares: bool = False, endgame: bool = False) -> None:
         self.variant = variant
         self.weights = tuned = tuned_weights(variant)
-        self.base = EvalTables(variant, 1.0)
+        # the tables at the current material values (so the lookahead columns add up to the search's), and
+        # the type values at multiplier 1 (what a material column counts)
+        self.base = EvalTables(variant, 1.0, weights=Weights(material=dict(tuned.material)))
+        self.plain_value = EvalTables(variant, 1.0).value
         self.phases: dict[float, EvalTables] = {1.0: self.base}
         group = {t.letter: t.letter for t in variant.types if not t.royal}
         for g in variant.transforms:  # a polymorph's forms share one value, so one multiplier
@@ -300,7 +306,7 @@ class Features:
             sign = -1 if t.letter[c].islower() else 1
             material, ahead, centre, king = et.terms(c, sq, phase, et.worth[c])
             if material:
-                out[index[self.group[t.letter[c].upper()]]] += sign * material
+                out[index[self.group[t.letter[c].upper()]]] += sign * self.plain_value[c]
             out[-3] += sign * ahead
             out[-2] += sign * centre
             out[-1] += sign * king
@@ -311,7 +317,8 @@ class Features:
             white, black = attack_units(units, attackers)
             out += [score / 10, (white - black) / 100]
         if self.gains:  # the capture search's stand-pat adds tempo percent of the side to move's morph gain
-            out.append((1 if pos.turn == 0 else -1) * self.base.morph_gain(pos, self.safe) / 100)
+            gain = eval_tables(self.variant, 1.0).morph_gain(pos, self.safe)  # on the search's own tables
+            out.append((1 if pos.turn == 0 else -1) * gain / 100)
         row = np.zeros(len(self.columns))
         row[:len(out)] = out
         size = len(pos.board)

@@ -374,12 +374,12 @@ def test_morph_gain_is_the_best_quiet_shape_change():
 
 
 def test_each_variant_takes_its_measured_morph_gain_from_tuned_json():
-    """Half the safe morph gain where an SPRT accepted it (Morphing Chess), 80% in Snappy Chess (its
-    fitted weights), half of all gains in Crossroads, none elsewhere; an explicit parameter wins."""
+    """A share of the safe morph gain where an SPRT accepted it (Morphing Chess 85%, Snappy Chess 80%:
+    their fitted weights), half of all gains in Crossroads, none elsewhere; an explicit parameter wins."""
     def settings(name: str, params: Params) -> tuple[int, int]:
         s = _Searcher(Position(builtin(name)), 1, None, None, None, None, None, None, params)
         return s.tempo, s.safe
-    assert settings("morphing-chess", Params()) == (50, 1) and settings("snappy-chess", Params()) == (80, 1)
+    assert settings("morphing-chess", Params()) == (85, 1) and settings("snappy-chess", Params()) == (80, 1)
     assert settings("crossroads", Params()) == (50, 0)
     assert settings("chess", Params()) == settings("morphomania", Params()) == (0, 0)
     assert settings("snappy-chess", Params(tempo=0, safe=0)) == (0, 0)
