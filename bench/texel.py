@@ -256,7 +256,8 @@ class Features:
         self.dynamic = dynamic_percent(variant)
         self.terms = [name for name in TERMS if name != "taper"] if self.dynamic else []
         self.moving = any(self.base.mobility_weight)  # pieces whose mobility and attacks count
-        self.gains = any(map(any, self.base.gainers))  # quiet shape changes that gain: the search's tempo
+        self.search_tables = eval_tables(variant, 1.0)  # the search's own, at every current weight
+        self.gains = any(map(any, self.search_tables.gainers))  # quiet shape changes that gain: the search's tempo
         self.safe = tuned.tempo_safe
         self.scalars = (self.tables + self.terms + (["mobility", "attack"] if self.moving else [])
                         + (["tempo"] if self.gains else []))
@@ -317,7 +318,7 @@ class Features:
             white, black = attack_units(units, attackers)
             out += [score / 10, (white - black) / 100]
         if self.gains:  # the capture search's stand-pat adds tempo percent of the side to move's morph gain
-            gain = eval_tables(self.variant, 1.0).morph_gain(pos, self.safe)  # on the search's own tables
+            gain = self.search_tables.morph_gain(pos, self.safe)
             out.append((1 if pos.turn == 0 else -1) * gain / 100)
         row = np.zeros(len(self.columns))
         row[:len(out)] = out

@@ -169,7 +169,6 @@ def test_stockfish_games_are_chess_records_the_fit_can_replay(tmp_path):
     assert wrong.returncode != 0 and "--stockfish plays orthodox chess only" in wrong.stderr
 
 
-
 def test_search_labels_score_any_variant_from_white_s_side():
     # White wins Black's queen (d5xa2?? Ra1xa2): every later position the fit takes is labelled near 1
     moves = "e2e4 d7d5 e4d5 d8d5 b1c3 d5a2 a1a2 e7e6 g1f3 f8d6 d2d4 g8f6 f1d3 e8g8".split()
