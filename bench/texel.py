@@ -8,6 +8,7 @@
     python bench/texel.py games --variants chess --games 3000 --nodes 1500 --plies 8 --stockfish stockfish \
         --jobs 2 --out sf.jsonl                              # Stockfish's own games (chess), to label and fit
     python bench/texel.py fit chess-sf.jsonl --squares --endgame   # and square weights, middlegame and endgame
+    python bench/texel.py fit chess-sf.jsonl --squares --mobility  # and mobility per piece type, pawn-attacked apart
     python bench/texel.py label snappy.jsonl --nodes 10000 --jobs 2 --out snappy-l.jsonl   # morphchess's own labels
 
 ``games`` plays the engine against itself (``--nodes`` per move, ``--plies`` random opening
@@ -22,8 +23,9 @@ dynamic terms of :data:`~morphchess.engine.evaluate.TERMS` where the variant's s
 mobility and king attack where some piece keeps its shape, and where quiet moves gain by changing
 shape the side to move's best such gain that the capture search's stand-pat adds (``tempo``, in
 percent); with ``--squares`` a centipawn weight
-per piece letter and square, and with ``--endgame`` another that the dynamic terms add as the
-phase falls.  It fits all those weights together
+per piece letter and square, with ``--endgame`` another that the dynamic terms add as the
+phase falls, and with ``--mobility`` mobility split into one column per piece letter (its squares
+that no enemy pawn-like piece attacks) and one for the squares such a pawn attacks.  It fits all those weights together
 (:class:`~morphchess.engine.evaluate.Weights`) so that ``sigmoid(evaluation / K)`` predicts the
 game results: least squares, ``K`` fitted first on the variant's current weights, every weight
 drawn towards its current value by a penalty chosen on the games held out (every other game).
@@ -237,7 +239,8 @@ class Features:
     the fit is linear around them (a table's lookahead is not linear in the material multipliers).
     """
 
-    def __init__(self, variant, coarse: bool = False, squares: bool = False, endgame: bool = False) -> None:
+    def __init__(self, variant, coarse: bool = False, squares: bool = False, endgame: bool = False,
+                 mobility: bool = False) -> None:
         self.variant = variant
         self.weights = tuned = tuned_weights(variant)
         # the tables at the current material values (so the lookahead columns add up to the search's), and
@@ -259,7 +262,10 @@ class Features:
         self.search_tables = eval_tables(variant, 1.0)  # the search's own, at every current weight
         self.gains = any(map(any, self.search_tables.gainers))  # quiet shape changes that gain: the search's tempo
         self.safe = tuned.tempo_safe
-        self.scalars = (self.tables + self.terms + (["mobility", "attack"] if self.moving else [])
+        self.mobility_units = self._mobility_units() if self.moving and (
+            mobility or tuned.mobility_types or tuned.mobility_unsafe != 1.0) else {}
+        mobility_columns = list(self.mobility_units) or ["mobility"]
+        self.scalars = (self.tables + self.terms + (mobility_columns + ["attack"] if self.moving else [])
                         + (["tempo"] if self.gains else []))
         self.table_index = {name: i for i, name in enumerate(self.tables)}
         self.letters = sorted(t.letter for t in variant.types) if squares or tuned.squares else []
@@ -271,7 +277,8 @@ class Features:
         material = {g: tuned.material.get(letter, 1.0) for letter, g in group.items()}
         self.start = np.array([material.get(c, 1.0) for c in self.tables[:-3]]
                               + [tuned.lookahead, tuned.centre, tuned.king] + [tuned.term(t) for t in self.terms]
-                              + ([tuned.mobility, tuned.attack] if self.moving else [])
+                              + ([tuned.mobility * self._multiplier(c) for c in mobility_columns] + [tuned.attack]
+                                 if self.moving else [])
                               + ([tuned.tempo] if self.gains else [])
                               + [x for letter in self.letters for x in tuned.squares.get(letter, [0.0] * size)]
                               + [x for letter in self.eg_letters for x in tuned.squares_eg.get(letter, [0.0] * size)],
@@ -285,6 +292,29 @@ class Features:
             unit.term_values["taper"] = 0  # the phase's royal tables are the table columns' part
             unit.pawn_cache = {}
             self.units.append(unit)
+
+    def _mobility_units(self) -> dict[str, EvalTables]:
+        """Per piece letter whose mobility counts (``mobility:N``), a copy of the tables that counts its
+        safe squares alone, and for ``mobility:unsafe`` one that counts every piece's squares attacked
+        by enemy pawn-like pieces alone, each at the plain per-type weight."""
+        base = self.base
+        letter = self.variant.tables.letter
+        none = [0.0] * len(base.mobility_weight)
+        units = {}
+        for name in sorted({letter[c].upper() for c, w in enumerate(base.mobility_weight) if w}):
+            unit = units[f"mobility:{name}"] = copy.copy(base)
+            unit.mobility_weight = [w if letter[c].upper() == name else 0.0 for c, w in enumerate(base.mobility_weight)]
+            unit.mobility_unsafe = none
+        unit = units["mobility:unsafe"] = copy.copy(base)
+        unit.mobility_weight, unit.mobility_unsafe = none, list(base.mobility_weight)
+        return units
+
+    def _multiplier(self, column: str) -> float:
+        """The variant's multiplier of the mobility weight for a mobility column."""
+        kind = column.partition(":")[2]
+        if kind == "unsafe":
+            return self.weights.mobility_unsafe
+        return self.weights.mobility_types.get(kind, 1.0) if kind else 1.0
 
     def quiet(self, pos: Position) -> bool:
         """Not in check and no capture that wins material (where SEE is exact)."""
@@ -316,7 +346,8 @@ class Features:
         if self.moving:
             score, units, attackers = self.base.mobility(pos.board, pos.royals)
             white, black = attack_units(units, attackers)
-            out += [score / 10, (white - black) / 100]
+            mobility = [unit.mobility(pos.board, pos.royals)[0] for unit in self.mobility_units.values()] or [score]
+            out += [x / 10 for x in mobility] + [(white - black) / 100]
         if self.gains:  # the capture search's stand-pat adds tempo percent of the side to move's morph gain
             gain = self.search_tables.morph_gain(pos, self.safe)
             out.append((1 if pos.turn == 0 else -1) * gain / 100)
@@ -364,16 +395,21 @@ def positions(records: list[dict], features: Features, first: int = 0) -> tuple[
 
 
 def replay(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One process's share of :func:`positions`: (variant, coarse, squares, endgame, first game's number,
+    """One process's share of :func:`positions`: (variant, :func:`feature_options`, first game's number,
     its records)."""
-    name, coarse, squares, endgame, first, records = job
-    return positions(records, Features(builtin(name), coarse, squares, endgame), first)
+    name, options, first, records = job
+    return positions(records, Features(builtin(name), *options), first)
+
+
+def feature_options(args) -> tuple[bool, bool, bool, bool]:
+    """The columns ``fit`` asks of :class:`Features`: coarse, squares, endgame, mobility."""
+    return args.coarse, args.squares, args.endgame, args.mobility
 
 
 def all_positions(name: str, records: list[dict], args) -> tuple:
     """:func:`positions` of every game, replayed in ``--jobs`` processes, with progress on stderr."""
     size = max(1, min(100, len(records) // args.jobs))
-    parts = [(name, args.coarse, args.squares, args.endgame, i, records[i:i + size])
+    parts = [(name, feature_options(args), i, records[i:i + size])
              for i in range(0, len(records), size)]
     out = []
     with Pool(args.jobs) as pool:
@@ -423,7 +459,7 @@ class Fit:
 def fit_variant(name: str, records: list[dict], entry: dict, args, command: str) -> dict:
     """``entry`` (the variant's part of tuned.json) with the fit of its weights under ``fit``; with
     ``--apply``, and when they predict the held-out games better than the current weights, with them."""
-    feats = Features(builtin(name), args.coarse, args.squares, args.endgame)
+    feats = Features(builtin(name), *feature_options(args))
     unknown = set(args.hold) - set(feats.columns) - {"tables"}
     if unknown:
         raise SystemExit(f"texel.py fit: --hold {' '.join(sorted(unknown))}: no such weight in {name} "
@@ -450,8 +486,15 @@ def fit_variant(name: str, records: list[dict], entry: dict, args, command: str)
                **{c: round(fitted[c], 3) for c in cols[n - 3:n]}}
     if feats.terms:
         weights["terms"] = {t: round(fitted[t], 1) for t in feats.terms}
+    if feats.mobility_units:  # the per-type weights as multipliers of the variant's mobility weight
+        scale = feats.weights.mobility
+        weights.update(mobility=scale, mobility_types={c.partition(":")[2]: round(fitted[c] / scale, 3)
+                                                       for c in feats.mobility_units if c != "mobility:unsafe"},
+                       mobility_unsafe=round(fitted["mobility:unsafe"] / scale, 3))
+    elif feats.moving:
+        weights["mobility"] = round(fitted["mobility"])
     if feats.moving:
-        weights.update(mobility=round(fitted["mobility"]), attack=round(fitted["attack"]))
+        weights["attack"] = round(fitted["attack"])
     if feats.gains:
         weights["tempo"] = round(fitted["tempo"])
     size = feats.variant.files * feats.variant.ranks
@@ -507,6 +550,8 @@ def main() -> None:
     f.add_argument("--squares", action="store_true", help="also a centipawn weight per piece letter and square")
     f.add_argument("--endgame", action="store_true", help="also an endgame weight per piece letter and square, "
                    "blended in as the phase falls (where the dynamic terms play)")
+    f.add_argument("--mobility", action="store_true", help="a mobility weight per piece letter, and one for "
+                   "squares that enemy pawn-like pieces attack")
     f.add_argument("--hold", nargs="+", default=[], metavar="COLUMN",
                    help="weights kept at their current value (a column name such as P or mobility; tables: "
                         "every table multiplier)")

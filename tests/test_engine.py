@@ -8,7 +8,7 @@ import pytest
 from morphchess import Position, builtin, load
 from morphchess.cli import main
 from morphchess.engine import level_limits, piece_values, search
-from morphchess.engine.evaluate import QS_GAIN, EvalTables, eval_tables
+from morphchess.engine.evaluate import QS_GAIN, EvalTables, Weights, eval_tables
 from morphchess.engine.search import Params, _Searcher
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
@@ -242,13 +242,16 @@ def test_mobility_counts_what_python_chess_attacks():
     """Per piece (not pawn or king) the empty or enemy squares it attacks, as python-chess counts them,
     weighed by the type's weight; a knight's square counts more than a queen's.  Of those squares,
     the ones on the enemy king's square or next to it are the king attack's units, and the pieces
-    reaching one its attackers."""
+    reaching one its attackers.  A type's ``mobility_types`` multiplier scales its squares; a square
+    that an enemy pawn attacks counts ``mobility_unsafe`` instead."""
     import chess
     v = builtin("chess")
-    et = EvalTables(v)
-    weight = {v.tables.letter[p].upper(): et.mobility_weight[p] for p in range(v.tables.ncodes)
-              if et.mobility_weight[p]}
+    plain = EvalTables(v)
+    weight = {v.tables.letter[p].upper(): plain.mobility_weight[p] for p in range(v.tables.ncodes)
+              if plain.mobility_weight[p]}
     assert weight["N"] > weight["B"] > weight["R"] > weight["Q"] > 0
+    et = EvalTables(v, weights=Weights(mobility_types={"N": 2.0, "Q": 0.5}, mobility_unsafe=0.25))
+    times = {"N": 2.0, "B": 1.0, "R": 1.0, "Q": 0.5}
     rng = random.Random(5)
     attacked = 0
     for _game in range(8):
@@ -261,7 +264,13 @@ def test_mobility_counts_what_python_chess_attacks():
         for sq, piece in board.piece_map().items():
             if piece.piece_type not in (chess.PAWN, chess.KING):
                 reach = board.attacks(sq) & ~board.occupied_co[piece.color]
-                expected += (1 if piece.color else -1) * weight[piece.symbol().upper()] * len(reach)
+                guarded = 0
+                for pawn in board.pieces(chess.PAWN, not piece.color):
+                    guarded |= chess.BB_PAWN_ATTACKS[not piece.color][pawn]
+                letter = piece.symbol().upper()
+                unsafe = len(reach & guarded)
+                worth = weight[letter] * (times[letter] * (len(reach) - unsafe) + 0.25 * unsafe)
+                expected += (1 if piece.color else -1) * worth
                 king = board.king(not piece.color)
                 near = len(reach & (chess.BB_KING_ATTACKS[king] | chess.BB_SQUARES[king]))
                 side = 0 if piece.color else 1
@@ -311,6 +320,23 @@ def test_dynamic_terms_and_mobility_play_where_no_piece_changes_shape():
         v = builtin(name)
         weights = EvalTables(v).mobility_weight
         assert {v.tables.letter[c].upper() for c, w in enumerate(weights) if w} == set(letters)
+
+
+def test_the_capture_search_keeps_its_results_in_the_transposition_table():
+    """With ``qtt`` the capture search stores what it finds at depth 0 and a later visit takes a score
+    that settles it from there; the move found stays a legal one.  Chess plays it by default."""
+    from morphchess.engine.tt import TranspositionTable
+    v = builtin("chess")
+    pos = from_fen(v, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8")
+    depths = {}
+    for qtt in (0, 1):
+        tt = TranspositionTable(1 << 16)
+        result = search(pos, depth=4, tt=tt, params=Params(qtt=qtt))
+        assert result.move in pos.legal_moves()
+        depths[qtt] = {e[1] for e in tt.slots if e is not None}
+    assert 0 not in depths[0] and 0 in depths[1]
+    assert _Searcher(Position(v), 1, None, None, None, None, None, None, Params()).qtt == 1
+    assert _Searcher(Position(builtin("snappy-chess")), 1, None, None, None, None, None, None, Params()).qtt == 0
 
 
 def test_small_morphs_are_searched_as_quiet_moves():

@@ -51,6 +51,19 @@ def test_the_features_at_the_current_weights_are_the_search_s_evaluation(name, f
     assert predicted == pytest.approx(static_white(pos), abs=8)
 
 
+def test_mobility_columns_split_the_mobility_by_type_and_pawn_attacked_squares():
+    v = builtin("chess")
+    pos = from_fen(v, MIDDLEGAME)
+    split = texel.Features(v, mobility=True)
+    assert [c for c in split.scalars if c.startswith("mobility")] == [
+        "mobility:B", "mobility:N", "mobility:Q", "mobility:R", "mobility:unsafe"]
+    parts = split.row(pos)
+    columns = [split.scalars.index(c) for c in split.mobility_units]
+    plain = split.base.mobility(pos.board, pos.royals)[0]  # every square at the type's plain weight
+    assert sum(parts[i] for i in columns) == pytest.approx(plain / 10)
+    assert parts[split.scalars.index("mobility:unsafe")] != 0  # some piece reaches a square a pawn guards
+
+
 def test_square_columns_count_pieces_from_their_own_side():
     v = builtin("chess")
     feats = texel.Features(v, squares=True)
@@ -96,9 +109,9 @@ def test_held_weights_keep_their_start():
     X = rng.normal(0, 100, (300, len(feats.columns)))
     y = rng.integers(0, 3, 300) / 2
     free = texel.Fit(feats).weights(X, y, 400.0, 0.0)
-    held = texel.Fit(feats, ("tables", "mobility")).weights(X, y, 400.0, 0.0)
+    held = texel.Fit(feats, ("tables", "attack")).weights(X, y, 400.0, 0.0)
     n = len(feats.tables)
-    m = feats.columns.index("mobility")
+    m = feats.columns.index("attack")
     assert np.array_equal(held[:n], feats.start[:n]) and held[m] == feats.start[m]
     assert not np.allclose(free[:n], feats.start[:n]) and not np.allclose(held[n:m], feats.start[n:m])
 

@@ -86,7 +86,10 @@ class Weights:
     attack and the side to move's morph gain (:class:`~.search.Params`); ``squares``,
     per piece letter the centipawns its table gains on each square (seen from its own side, numbered as
     White's: :meth:`EvalTables.own_square`); ``squares_eg``, the same for the endgame, added by the
-    dynamic terms as the node's phase falls (``(1 - phase)`` times the entry)."""
+    dynamic terms as the node's phase falls (``(1 - phase)`` times the entry); ``mobility_types``, per piece
+    letter a multiplier of its mobility (missing letters 1.0); ``mobility_unsafe``, the multiplier of a square
+    that an enemy pawn-like piece attacks (1.0: it counts like any other); ``qtt``, the search's default of
+    its capture search's use of the transposition table (:class:`~.search.Params`)."""
 
     material: dict[str, float] = field(default_factory=dict)
     lookahead: float = 1.0
@@ -100,6 +103,9 @@ class Weights:
     tempo: int = 0
     tempo_safe: bool = False
     squares_eg: dict[str, list[float]] = field(default_factory=dict)
+    mobility_types: dict[str, float] = field(default_factory=dict)
+    mobility_unsafe: float = 1.0
+    qtt: int = 0
 
     def term(self, name: str) -> float:
         return self.terms.get(name, TERMS[name])
@@ -125,7 +131,8 @@ def tuned_weights(variant: Variant) -> Weights:
     return Weights(dict(entry["material"]), entry["lookahead"], entry["centre"], entry["king"],
                    dict(entry.get("terms", {})), entry.get("dynamic"), entry.get("mobility", MOBILITY),
                    entry.get("attack", ATTACK), dict(entry.get("squares", {})), entry.get("tempo", 0),
-                   entry.get("tempo_safe", False), dict(entry.get("squares_eg", {})))
+                   entry.get("tempo_safe", False), dict(entry.get("squares_eg", {})),
+                   dict(entry.get("mobility_types", {})), entry.get("mobility_unsafe", 1.0), entry.get("qtt", 0))
 
 
 def _within(files: int, ranks: int, d: int) -> list[frozenset[int]]:
@@ -260,8 +267,14 @@ class EvalTables:
         self.ring = _within(F, R, 1)
         self.front = [[tuple((sq // F + ahead) * F + x for x in range(max(0, sq % F - 1), min(F, sq % F + 2))
                              if 0 <= sq // F + ahead < R) for sq in range(F * R)] for ahead in (1, -1)]
-        self.mobility_weight = self._mobility_weights(variant, n)
         w = self.weights
+        self.mobility_weight = self._mobility_weights(variant, n)
+        self.mobility_unsafe = [x * w.mobility_unsafe for x in self.mobility_weight]
+        self.mobility_weight = [x * w.mobility_types.get(t.letter[c].upper(), 1.0) if x else 0.0
+                                for c, x in enumerate(self.mobility_weight)]
+        self.pawn_attacks = [[tuple(to for to, blockers, can_move, can_capture, _ep in t.reach(c, sq)
+                                    if can_capture and not can_move and not blockers)
+                              for sq in range(t.size)] if self.pawnlike[c] else [] for c in range(n)]
         self.term_values = {name: w.term(name) for name in TERMS}
         self.royal_eg = [[e - m for e, m in zip(self._row(c, 0.0, None), self._row(c, 1.0, None))]
                          if self.royal[c] else [] for c in range(n)]
@@ -295,36 +308,47 @@ class EvalTables:
 
     def mobility(self, board: list[int], royals: tuple) -> tuple[float, list[int], list[int]]:
         """Squares the pieces (not pawn-like or royal) reach, empty or enemy, by leaps and slides, each
-        weighed by :meth:`_mobility_weights` (White positive); and per colour how many of those squares
-        lie next to the other side's royal pieces (``royals``: their squares per colour) and how many
-        pieces reach one."""
-        weight = self.mobility_weight
+        weighed by :meth:`_mobility_weights` times the type's ``mobility_types`` multiplier, or where an
+        enemy pawn-like piece attacks the square by ``mobility_unsafe`` instead (White positive); and per
+        colour how many of those squares lie next to the other side's royal pieces (``royals``: their
+        squares per colour) and how many pieces reach one."""
+        weight, unsafe = self.mobility_weight, self.mobility_unsafe
         moves = self.variant.tables.moves
         rings = [frozenset().union(*(self.ring[r] for r in royals[1])),
                  frozenset().union(*(self.ring[r] for r in royals[0]))]  # what each colour attacks
+        guarded: tuple[set, set] = (set(), set())  # the squares each colour's pawn-like pieces attack
+        if unsafe != weight:
+            pawn_attacks = self.pawn_attacks
+            for sq, p in enumerate(board):
+                if p and self.pawnlike[p]:
+                    guarded[p & 1].update(pawn_attacks[p][sq])
         units, attackers = [0, 0], [0, 0]
         score = 0.0
         for sq, p in enumerate(board):
-            if p and weight[p]:
+            if p and (weight[p] or unsafe[p]):
                 mine = p & 1
                 ring = rings[mine]
+                danger = guarded[mine ^ 1]
                 entry = moves[p][sq]
                 leaps, slides = entry[0], entry[1]
-                n = near = 0
+                n = bad = near = 0
                 for to, _m in leaps:
                     q = board[to]
                     if not q or q & 1 != mine:
                         n += 1
+                        bad += to in danger
                         near += to in ring
                 for ray in slides:
                     for to, reached in ray:  # no moves: a square of a zone the piece passes but may not enter
                         q = board[to]
                         if reached and (not q or q & 1 != mine):
                             n += 1
+                            bad += to in danger
                             near += to in ring
                         if q:
                             break
-                score += weight[p] * n if mine == 0 else -weight[p] * n
+                worth = weight[p] * (n - bad) + unsafe[p] * bad
+                score += worth if mine == 0 else -worth
                 if near:
                     units[mine] += near
                     attackers[mine] += 1

@@ -73,6 +73,8 @@ class Params:
     #                          evaluate.Weights.tempo)
     safe: int = -1           # 1: that gain counts only moves to squares the other side does not attack
     #                          (-1: the variant's evaluate.Weights.tempo_safe)
+    qtt: int = -1            # 1: the capture search takes a transposition-table score that settles it and
+    #                          stores its own results at depth 0 (-1: the variant's evaluate.Weights.qtt)
     seeprune: int = 3        # up to this depth a move after the first whose static exchange loses more than
     #                          SEE_QUIET (a quiet move) or SEE_CAPTURE (a capture, or a morph gaining QS_GAIN)
     #                          centipawns per ply is skipped
@@ -167,6 +169,7 @@ class _Searcher:
         self.attack = params.attack if params.attack >= 0 else et.weights.attack
         self.tempo = params.tempo if params.tempo >= 0 else et.weights.tempo
         self.safe = int(bool(params.safe) if params.safe >= 0 else et.weights.tempo_safe)
+        self.qtt = params.qtt if params.qtt >= 0 else et.weights.qtt
         self.lazy = bool(self.dynamic or self.mobility or params.mopup)  # terms beside the tables'
         self.pst = et.pst
         self.value = et.value
@@ -539,6 +542,10 @@ class _Searcher:
                 return 0 if not mine else MATE - ply
             if not mine and (self.bare_immediate or theirs > 1):
                 return ply - MATE
+        if self.qtt:
+            cut = self._probe(0, alpha, beta, ply, False)[0]
+            if cut is not None:
+                return cut
         stand = ev if us == 0 else -ev
         if self.lazy and alpha - LAZY_MARGIN < stand < beta + LAZY_MARGIN:
             stand = self._static(ev)
@@ -546,6 +553,7 @@ class _Searcher:
             stand += self._cached(self.tt.gains[self.safe], self._morph_gain) * self.tempo // 100
         if stand >= beta or ply >= MAX_PLY:
             return stand
+        low = alpha
         if stand > alpha:
             alpha = stand
         cands = self._tactical_moves(qply == 0)
@@ -572,6 +580,8 @@ class _Searcher:
                 alpha = score
                 if alpha >= beta:
                     break
+        if self.qtt:
+            self._store(pos.hash, 0, alpha, None, low, beta, ply)
         return alpha
 
     def _static(self, ev: int) -> int:
