@@ -91,7 +91,9 @@ def test_tuned_weights_apply_only_to_the_definition_they_were_fitted_on():
         assert tuned_weights(v) == Weights(entry["material"], entry["lookahead"], entry["centre"], entry["king"],
                                            entry.get("terms", {}), entry.get("dynamic"), entry.get("mobility", 40),
                                            entry.get("attack", 200), entry.get("squares", {}), entry.get("tempo", 0),
-                                           entry.get("tempo_safe", False), entry.get("squares_eg", {}))
+                                           entry.get("tempo_safe", False), entry.get("squares_eg", {}),
+                                           entry.get("mobility_types", {}), entry.get("mobility_unsafe", 1.0),
+                                           entry.get("qtt", 0))
     edited = load("files=8 ranks=8 royal=K pawn:P:fmWfcF:pawn:a2,,a7 king:K:K:king:e1,,e8", "chess")
     assert tuned_weights(edited) == Weights()
 
