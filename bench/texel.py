@@ -303,10 +303,10 @@ class Features:
         units = {}
         for name in sorted({letter[c].upper() for c, w in enumerate(base.mobility_weight) if w}):
             unit = units[f"mobility:{name}"] = copy.copy(base)
-            unit.mobility_weight = [w if letter[c].upper() == name else 0.0 for c, w in enumerate(base.mobility_weight)]
-            unit.mobility_unsafe = none
+            unit.set_mobility([w if letter[c].upper() == name else 0.0 for c, w in enumerate(base.mobility_weight)],
+                              none)
         unit = units["mobility:unsafe"] = copy.copy(base)
-        unit.mobility_weight, unit.mobility_unsafe = none, list(base.mobility_weight)
+        unit.set_mobility(none, list(base.mobility_weight))
         return units
 
     def _multiplier(self, column: str) -> float:

@@ -268,10 +268,9 @@ class EvalTables:
         self.front = [[tuple((sq // F + ahead) * F + x for x in range(max(0, sq % F - 1), min(F, sq % F + 2))
                              if 0 <= sq // F + ahead < R) for sq in range(F * R)] for ahead in (1, -1)]
         w = self.weights
-        self.mobility_weight = self._mobility_weights(variant, n)
-        self.mobility_unsafe = [x * w.mobility_unsafe for x in self.mobility_weight]
-        self.mobility_weight = [x * w.mobility_types.get(t.letter[c].upper(), 1.0) if x else 0.0
-                                for c, x in enumerate(self.mobility_weight)]
+        plain = self._mobility_weights(variant, n)
+        self.set_mobility([x * w.mobility_types.get(t.letter[c].upper(), 1.0) for c, x in enumerate(plain)],
+                          [x * w.mobility_unsafe for x in plain])
         self.pawn_attacks = [[tuple(to for to, blockers, can_move, can_capture, _ep in t.reach(c, sq)
                                     if can_capture and not can_move and not blockers)
                               for sq in range(t.size)] if self.pawnlike[c] else [] for c in range(n)]
@@ -306,6 +305,11 @@ class EvalTables:
                     out[c] = 8 / (mobility(variant, ty) + 4)
         return out
 
+    def set_mobility(self, weight: list[float], unsafe: list[float]) -> None:
+        """Per code the worth of a reachable square, and of one an enemy pawn-like piece attacks."""
+        self.mobility_weight, self.mobility_unsafe = weight, unsafe
+        self.unsafe_apart = unsafe != weight  # only then does mobility look for the pawns' squares
+
     def mobility(self, board: list[int], royals: tuple) -> tuple[float, list[int], list[int]]:
         """Squares the pieces (not pawn-like or royal) reach, empty or enemy, by leaps and slides, each
         weighed by :meth:`_mobility_weights` times the type's ``mobility_types`` multiplier, or where an
@@ -317,7 +321,7 @@ class EvalTables:
         rings = [frozenset().union(*(self.ring[r] for r in royals[1])),
                  frozenset().union(*(self.ring[r] for r in royals[0]))]  # what each colour attacks
         guarded: tuple[set, set] = (set(), set())  # the squares each colour's pawn-like pieces attack
-        if unsafe != weight:
+        if self.unsafe_apart:
             pawn_attacks = self.pawn_attacks
             for sq, p in enumerate(board):
                 if p and self.pawnlike[p]:
