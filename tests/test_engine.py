@@ -339,6 +339,17 @@ def test_the_capture_search_keeps_its_results_in_the_transposition_table():
     assert _Searcher(Position(builtin("snappy-chess")), 1, None, None, None, None, None, None, Params()).qtt == 0
 
 
+def test_razoring_settles_hopeless_nodes_near_the_leaves():
+    """With ``razor`` a node near the leaves whose static score is far below alpha takes the capture
+    search's score when that stays below alpha: fewer nodes to the same depth, the same move."""
+    from morphchess.engine.tt import TranspositionTable
+    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    results = {r: search(from_fen(builtin("chess"), fen), depth=5, tt=TranspositionTable(), params=Params(razor=r))
+               for r in (0, 150)}
+    assert results[150].nodes < results[0].nodes
+    assert results[150].move == results[0].move
+
+
 def test_small_morphs_are_searched_as_quiet_moves():
     """In Crossroads nearly every move morphs; counted as quiet moves (reduced, pruned at the frontier)
     unless they gain QS_GAIN, they cost the search fewer nodes to the same depth."""

@@ -57,6 +57,8 @@ class Params:
 
     aspiration: int = 0      # half-width in centipawns of the window around the last score, from depth 4
     rfp: int = 0             # reverse futility pruning: margin per ply of depth (depth <= 3)
+    razor: int = 0           # razoring: at depth <= 3 a node whose static score is this margin per ply below
+    #                          alpha takes a capture search that stays below alpha as its score
     lmp: int = 0             # late-move pruning: quiet moves searched at depth d <= 3 are lmp + d * d
     dynamic: int = -1        # percent of the evaluation's dynamic terms (0: the piece-square tables alone;
     #                          -1: the variant's default, evaluate.dynamic_percent: see docs/engine.md)
@@ -411,6 +413,12 @@ class _Searcher:
         if (rfp and not pv_node and not in_check and depth <= 3 and abs(beta) < MATE_BOUND
                 and static - rfp * depth >= beta):
             return static - rfp * depth
+        razor = self.params.razor
+        if (razor and not pv_node and not in_check and depth <= 3 and abs(alpha) < MATE_BOUND
+                and static + razor * depth <= alpha):
+            captures = self._quiesce(alpha, alpha + 1, ply, ev, 0)
+            if captures <= alpha:
+                return captures
         if null_ok and not pv_node and not in_check and depth >= self.params.null and static >= beta:
             score = self._null_move(depth, beta, ply, ev)
             if score is not None:
