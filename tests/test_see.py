@@ -1,5 +1,6 @@
 """Static exchange evaluation on hand-built positions, and the tuned evaluation's weights."""
 
+import dataclasses
 import json
 from importlib import resources
 
@@ -88,12 +89,11 @@ def test_tuned_weights_apply_only_to_the_definition_they_were_fitted_on():
     for name, entry in table.items():
         v = builtin(name)
         assert entry["fingerprint"] == fingerprint(v)
-        assert tuned_weights(v) == Weights(entry["material"], entry["lookahead"], entry["centre"], entry["king"],
-                                           entry.get("terms", {}), entry.get("dynamic"), entry.get("mobility", 40),
-                                           entry.get("attack", 200), entry.get("squares", {}), entry.get("tempo", 0),
-                                           entry.get("tempo_safe", False), entry.get("squares_eg", {}),
-                                           entry.get("mobility_types", {}), entry.get("mobility_unsafe", 1.0),
-                                           entry.get("qtt", 0))
+        weights, default = tuned_weights(v), Weights()
+        for f in dataclasses.fields(Weights):  # every entry the file has, else the default
+            assert getattr(weights, f.name) == entry.get(f.name, getattr(default, f.name)), (name, f.name)
+    chess = tuned_weights(builtin("chess"))
+    assert (chess.qtt, chess.mobility, chess.mobility_unsafe) == (1, 82, 1.0) and chess.material["Q"] == 1.088
     edited = load("files=8 ranks=8 royal=K pawn:P:fmWfcF:pawn:a2,,a7 king:K:K:king:e1,,e8", "chess")
     assert tuned_weights(edited) == Weights()
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib import resources
 
 from ..betza import leap_path
@@ -59,6 +59,8 @@ PAWN, ROYAL, PIECE, BOUND = 1, 2, 3, 4  # what the dynamic terms see in a code
 PAWN_CACHE = 50_000    # pawn structures kept (per variant and process) before the cache is cleared
 MOBILITY = 40          # tenths of a centipawn per weighted reachable square (:meth:`EvalTables.mobility`)
 ATTACK = 200           # king attack: ATTACK / 100 cp per squared unit of :func:`attack_units`
+GUARDED = 1 << 16      # mobility's mark of a square that an enemy pawn-like piece attacks (1: one next to a royal)
+NEAR = GUARDED - 1     # the part of a sum of marks that counts squares next to royals
 ATTACK_UNITS = 12      # king attack: squares next to royal pieces counted at most
 
 
@@ -123,16 +125,13 @@ def fingerprint(variant: Variant) -> str:
 
 def tuned_weights(variant: Variant) -> Weights:
     """The fitted weights of a variant from :data:`TUNED_FILE` when its name and fingerprint match
-    an entry there (so an edited definition falls back to the plain evaluation), else all 1."""
+    an entry there (so an edited definition falls back to the plain evaluation), else all 1.  The
+    entry's keys are the names of :class:`Weights`' fields; a missing one keeps its default."""
     table = json.loads(resources.files(__package__).joinpath(TUNED_FILE).read_text(encoding="utf-8"))
     entry = table.get(variant.name)
     if entry is None or entry["fingerprint"] != fingerprint(variant):
         return Weights()
-    return Weights(dict(entry["material"]), entry["lookahead"], entry["centre"], entry["king"],
-                   dict(entry.get("terms", {})), entry.get("dynamic"), entry.get("mobility", MOBILITY),
-                   entry.get("attack", ATTACK), dict(entry.get("squares", {})), entry.get("tempo", 0),
-                   entry.get("tempo_safe", False), dict(entry.get("squares_eg", {})),
-                   dict(entry.get("mobility_types", {})), entry.get("mobility_unsafe", 1.0), entry.get("qtt", 0))
+    return Weights(**{f.name: entry[f.name] for f in fields(Weights) if f.name in entry})
 
 
 def _within(files: int, ranks: int, d: int) -> list[frozenset[int]]:
@@ -318,41 +317,45 @@ class EvalTables:
         squares per colour) and how many pieces reach one."""
         weight, unsafe = self.mobility_weight, self.mobility_unsafe
         moves = self.variant.tables.moves
-        rings = [frozenset().union(*(self.ring[r] for r in royals[1])),
-                 frozenset().union(*(self.ring[r] for r in royals[0]))]  # what each colour attacks
-        guarded: tuple[set, set] = (set(), set())  # the squares each colour's pawn-like pieces attack
+        size = len(board)
+        marks = ([0] * size, [0] * size)  # per colour and square: 1 next to an enemy royal, + GUARDED
+        for colour in (0, 1):
+            mark = marks[colour]
+            for r in royals[colour ^ 1]:
+                for s in self.ring[r]:
+                    mark[s] = 1
         if self.unsafe_apart:
-            pawn_attacks = self.pawn_attacks
             for sq, p in enumerate(board):
                 if p and self.pawnlike[p]:
-                    guarded[p & 1].update(pawn_attacks[p][sq])
+                    mark = marks[(p & 1) ^ 1]
+                    for s in self.pawn_attacks[p][sq]:
+                        mark[s] |= GUARDED
         units, attackers = [0, 0], [0, 0]
         score = 0.0
         for sq, p in enumerate(board):
             if p and (weight[p] or unsafe[p]):
                 mine = p & 1
-                ring = rings[mine]
-                danger = guarded[mine ^ 1]
+                mark = marks[mine]
                 entry = moves[p][sq]
                 leaps, slides = entry[0], entry[1]
-                n = bad = near = 0
+                n = tags = 0  # squares reached; the sum of their marks
                 for to, _m in leaps:
                     q = board[to]
                     if not q or q & 1 != mine:
                         n += 1
-                        bad += to in danger
-                        near += to in ring
+                        tags += mark[to]
                 for ray in slides:
                     for to, reached in ray:  # no moves: a square of a zone the piece passes but may not enter
                         q = board[to]
                         if reached and (not q or q & 1 != mine):
                             n += 1
-                            bad += to in danger
-                            near += to in ring
+                            tags += mark[to]
                         if q:
                             break
+                bad = tags // GUARDED
                 worth = weight[p] * (n - bad) + unsafe[p] * bad
                 score += worth if mine == 0 else -worth
+                near = tags & NEAR
                 if near:
                     units[mine] += near
                     attackers[mine] += 1
