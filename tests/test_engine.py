@@ -8,7 +8,7 @@ import pytest
 from morphchess import Position, builtin, load
 from morphchess.cli import main
 from morphchess.engine import level_limits, piece_values, search
-from morphchess.engine.evaluate import QS_GAIN, EvalTables, Weights, eval_tables
+from morphchess.engine.evaluate import QS_GAIN, EvalTables, Weights, eval_tables, tuned_weights
 from morphchess.engine.search import Params, _Searcher
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
@@ -297,13 +297,16 @@ def test_mopup_drives_a_lone_king_to_mate():
         assert not pos.legal_moves() and pos.in_check(), to_fen(pos)
 
 
+def searcher(variant, params):
+    """A search of ``variant`` (a built-in's name or a Variant) from its start, set up but not run."""
+    v = builtin(variant) if isinstance(variant, str) else variant
+    return _Searcher(Position(v), 1, None, None, None, None, None, None, params)
+
+
 def test_dynamic_terms_and_mobility_play_where_no_piece_changes_shape():
     """By default the dynamic terms are on in chess and off where pieces morph or transform, unless
     tuned.json records a measured percent for the variant (Crossroads and Polymorph, on); mobility counts
     only the pieces that keep their shape; an explicit percent wins."""
-    def searcher(variant, params):
-        v = builtin(variant) if isinstance(variant, str) else variant
-        return _Searcher(Position(v), 1, None, None, None, None, None, None, params)
     assert searcher("chess", Params()).dynamic == searcher("crossroads", Params()).dynamic == 100
     assert searcher("polymorph", Params()).dynamic == 100
     chess = builtin("chess")
@@ -335,8 +338,8 @@ def test_the_capture_search_keeps_its_results_in_the_transposition_table():
         assert result.move in pos.legal_moves()
         depths[qtt] = {e[1] for e in tt.slots if e is not None}
     assert 0 not in depths[0] and 0 in depths[1]
-    assert _Searcher(Position(v), 1, None, None, None, None, None, None, Params()).qtt == 1
-    assert _Searcher(Position(builtin("snappy-chess")), 1, None, None, None, None, None, None, Params()).qtt == 0
+    assert searcher(v, Params()).qtt == 1
+    assert searcher("snappy-chess", Params()).qtt == 0
 
 
 def test_razoring_settles_hopeless_nodes_near_the_leaves():
@@ -348,6 +351,16 @@ def test_razoring_settles_hopeless_nodes_near_the_leaves():
                for r in (0, 150)}
     assert results[150].nodes < results[0].nodes
     assert results[150].move == results[0].move
+
+
+def test_pruning_near_the_leaves_follows_the_variants_weights():
+    """Reverse futility pruning and razoring default to the variant's weights (chess: measured to gain
+    together); an explicit parameter, 0 included, overrides them."""
+    chess = tuned_weights(builtin("chess"))
+    assert chess.rfp > 0 and chess.razor > 0
+    assert (searcher("chess", Params()).rfp, searcher("chess", Params()).razor) == (chess.rfp, chess.razor)
+    assert (searcher("chess", Params(rfp=0, razor=0)).rfp, searcher("chess", Params(razor=0)).razor) == (0, 0)
+    assert (searcher("snappy-chess", Params()).rfp, searcher("snappy-chess", Params()).razor) == (0, 0)
 
 
 def test_small_morphs_are_searched_as_quiet_moves():

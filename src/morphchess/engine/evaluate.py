@@ -90,8 +90,9 @@ class Weights:
     White's: :meth:`EvalTables.own_square`); ``squares_eg``, the same for the endgame, added by the
     dynamic terms as the node's phase falls (``(1 - phase)`` times the entry); ``mobility_types``, per piece
     letter a multiplier of its mobility (missing letters 1.0); ``mobility_unsafe``, the multiplier of a square
-    that an enemy pawn-like piece attacks (1.0: it counts like any other); ``qtt``, the search's default of
-    its capture search's use of the transposition table (:class:`~.search.Params`)."""
+    that an enemy pawn-like piece attacks (1.0: it counts like any other); ``qtt``, ``rfp`` and ``razor``,
+    the search's defaults of its capture search's use of the transposition table, of reverse futility
+    pruning and of razoring (:class:`~.search.Params`)."""
 
     material: dict[str, float] = field(default_factory=dict)
     lookahead: float = 1.0
@@ -108,6 +109,8 @@ class Weights:
     mobility_types: dict[str, float] = field(default_factory=dict)
     mobility_unsafe: float = 1.0
     qtt: int = 0
+    rfp: int = 0
+    razor: int = 0
 
     def term(self, name: str) -> float:
         return self.terms.get(name, TERMS[name])

@@ -3,7 +3,8 @@
 Iterative deepening over a principal-variation search with a transposition
 table keyed by the position hash, null-move pruning, late-move reductions,
 futility pruning at the frontier, pruning of moves that lose the exchange on
-their square near the leaves, check extension, and a quiescence search
+their square near the leaves, where the variant's weights say so (chess)
+reverse futility pruning and razoring, check extension, and a quiescence search
 over captures (plus, on its first ply, promotions and morphs that gain
 material; a capture gaining less than the capturer is worth is skipped unless
 the static exchange evaluation of :mod:`.see` says it wins material).  Moves
@@ -56,9 +57,11 @@ class Params:
     change against the engine without it in one process (a player SPEC's ``?name=value``)."""
 
     aspiration: int = 0      # half-width in centipawns of the window around the last score, from depth 4
-    rfp: int = 0             # reverse futility pruning: margin per ply of depth (depth <= 3)
-    razor: int = 0           # razoring: at depth <= 3 a node whose static score is this margin per ply below
-    #                          alpha takes a capture search that stays below alpha as its score
+    rfp: int = -1            # reverse futility pruning: margin per ply of depth (depth <= 3; -1: the
+    #                          variant's evaluate.Weights.rfp)
+    razor: int = -1          # razoring: at depth <= 3 a node whose static score is this margin per ply below
+    #                          alpha takes a capture search that stays below alpha as its score (-1: the
+    #                          variant's evaluate.Weights.razor)
     lmp: int = 0             # late-move pruning: quiet moves searched at depth d <= 3 are lmp + d * d
     dynamic: int = -1        # percent of the evaluation's dynamic terms (0: the piece-square tables alone;
     #                          -1: the variant's default, evaluate.dynamic_percent: see docs/engine.md)
@@ -172,6 +175,8 @@ class _Searcher:
         self.tempo = params.tempo if params.tempo >= 0 else et.weights.tempo
         self.safe = int(bool(params.safe) if params.safe >= 0 else et.weights.tempo_safe)
         self.qtt = params.qtt if params.qtt >= 0 else et.weights.qtt
+        self.rfp = params.rfp if params.rfp >= 0 else et.weights.rfp
+        self.razor = params.razor if params.razor >= 0 else et.weights.razor
         self.lazy = bool(self.dynamic or self.mobility or params.mopup)  # terms beside the tables'
         self.pst = et.pst
         self.value = et.value
@@ -409,11 +414,11 @@ class _Searcher:
         if cut is not None:
             return cut
         static = self._static(ev) if not in_check and not pv_node else (ev if pos.turn == 0 else -ev)
-        rfp = self.params.rfp
+        rfp = self.rfp
         if (rfp and not pv_node and not in_check and depth <= 3 and abs(beta) < MATE_BOUND
                 and static - rfp * depth >= beta):
             return static - rfp * depth
-        razor = self.params.razor
+        razor = self.razor
         if (razor and not pv_node and not in_check and depth <= 3 and abs(alpha) < MATE_BOUND
                 and static + razor * depth <= alpha):
             captures = self._quiesce(alpha, alpha + 1, ply, ev, 0)
