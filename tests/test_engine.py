@@ -342,15 +342,18 @@ def test_the_capture_search_keeps_its_results_in_the_transposition_table():
     assert searcher("snappy-chess", Params()).qtt == 0
 
 
-def test_razoring_settles_hopeless_nodes_near_the_leaves():
-    """With ``razor`` a node near the leaves whose static score is far below alpha takes the capture
-    search's score when that stays below alpha: fewer nodes to the same depth, the same move."""
+def test_pruning_near_the_leaves_saves_nodes_and_keeps_the_move():
+    """Reverse futility pruning (a static score far above beta settles a node near the leaves) and
+    razoring (far below alpha, a capture search that stays below alpha does) each reach the same depth
+    in fewer nodes with the same move, and fewer still together."""
     from morphchess.engine.tt import TranspositionTable
     fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-    results = {r: search(from_fen(builtin("chess"), fen), depth=5, tt=TranspositionTable(), params=Params(razor=r))
-               for r in (0, 150)}
-    assert results[150].nodes < results[0].nodes
-    assert results[150].move == results[0].move
+    results = {(rfp, razor): search(from_fen(builtin("chess"), fen), depth=5, tt=TranspositionTable(),
+                                    params=Params(rfp=rfp, razor=razor))
+               for rfp, razor in ((0, 0), (80, 0), (0, 150), (80, 150))}
+    nodes = {k: r.nodes for k, r in results.items()}
+    assert nodes[80, 150] < min(nodes[80, 0], nodes[0, 150]) <= max(nodes[80, 0], nodes[0, 150]) < nodes[0, 0], nodes
+    assert len({r.move for r in results.values()}) == 1
 
 
 def test_pruning_near_the_leaves_follows_the_variants_weights():
