@@ -3,8 +3,8 @@
 Iterative deepening over a principal-variation search with a transposition
 table keyed by the position hash, null-move pruning, late-move reductions,
 futility pruning at the frontier, pruning of moves that lose the exchange on
-their square near the leaves, where the variant's weights say so (chess)
-reverse futility pruning and razoring, check extension, and a quiescence search
+their square near the leaves, reverse futility pruning and razoring (where the
+variant's weights turn them on: chess), check extension, and a quiescence search
 over captures (plus, on its first ply, promotions and morphs that gain
 material; a capture gaining less than the capturer is worth is skipped unless
 the static exchange evaluation of :mod:`.see` says it wins material).  Moves
