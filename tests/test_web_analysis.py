@@ -14,7 +14,7 @@ chess = pytest.importorskip("chess")
 chess_pgn = pytest.importorskip("chess.pgn")
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
-from morphchess.web.analysis import MAX_NODES  # noqa: E402
+from morphchess.web.routes.analysis import MAX_NODES  # noqa: E402
 
 
 def bearer(token: str | None) -> dict:

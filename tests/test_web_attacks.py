@@ -14,9 +14,10 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from morphchess.web import analysis, create_app  # noqa: E402
+from morphchess.web import create_app  # noqa: E402
 from morphchess.web.errors import BadInput  # noqa: E402
 from morphchess.web.limits import Limits, within  # noqa: E402
+from morphchess.web.routes import analysis  # noqa: E402
 
 from online_support import Seat, code, invite  # noqa: E402
 

@@ -22,23 +22,23 @@ from sqlalchemy import text
 from .. import library
 from . import apidocs, errors
 from .access import AccessLog, log_to_stderr
-from .analysis import router as analysis_router
 from .bots import Bots, search_limits
 from .catalog import Catalog, describe
 from .db import Database, default_url
 from .errors import ApiError
 from .events import Notifier, ended_on_signals
 from .headers import SecurityHeaders
-from .lab import router as lab_router
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
-from .mygames import router as mygames_router
-from .rematch import router as rematch_router
-from .routes_editor import router as editor_router
-from .routes_games import lobby_lists
-from .routes_games import router as games_router
-from .routes_pictures import router as pictures_router
-from .routes_talk import router as talk_router
+from .routes.analysis import router as analysis_router
+from .routes.editor import router as editor_router
+from .routes.games import lobby_lists
+from .routes.games import router as games_router
+from .routes.lab import router as lab_router
+from .routes.mygames import router as mygames_router
+from .routes.pictures import router as pictures_router
+from .routes.rematch import router as rematch_router
+from .routes.talk import router as talk_router
 from .store import Store
 from .views import variant_view
 

@@ -1,6 +1,6 @@
-"""The rough edges a player hit first (issue 20, "What a player hit"), each driven through the page in
-Chromium: the docs page, the panel beside a long engine line, holes, multi-leg move diagrams, typed
-moves, resigning, notes, scrolling, morph badges, loading, the favicon and the online choices."""
+"""The page's details, each driven through the page in Chromium: the docs page, the panel beside a long
+engine line, holes, multi-leg move diagrams, typed moves, resigning, notes,
+scrolling, morph badges, loading, the favicon and the online choices."""
 
 from __future__ import annotations
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from ..board import Board
-from ..errors import InputError
-from ..publish.pictures import position_picture, read_arrows, read_squares
-from .errors import BadInput
+from ...board import Board
+from ...errors import InputError
+from ...publish.pictures import position_picture, read_arrows, read_squares
+from ..errors import BadInput
 
 __all__ = ["router"]
 

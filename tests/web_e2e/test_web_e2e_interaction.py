@@ -1,4 +1,5 @@
-"""The web board's defects a player met first (issue 11), each driven through the page in Chromium."""
+"""How the board answers a player: take-backs, choosers, refused moves, lost connections, dragging, typed
+moves, accessible names, the board's size and Polymorph's controls, each driven through the page in Chromium."""
 
 from __future__ import annotations
 

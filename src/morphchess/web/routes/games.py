@@ -9,22 +9,22 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
-from .. import gamecourier, pgn
-from ..board import Board
-from ..errors import InputError
-from ..records import read_record, record_format
-from . import actions
-from .bots import Bots
-from .db import aware, now
-from .errors import BadInput, NotFound
-from .events import resume_from, stream
-from .game import Game, Status
-from .gameview import board_view, outcome_view, state_view, summary_view
-from .limits import IMPORT_SECONDS, MAX_DEFINITION, MAX_PLIES, MAX_RECORD, check, client_key, record_words, within
-from .newgame import NewGame, create
-from .seats import token_of
-from .store import Store
-from .talk import Talk
+from ... import gamecourier, pgn
+from ...board import Board
+from ...errors import InputError
+from ...records import read_record, record_format
+from .. import actions
+from ..bots import Bots
+from ..db import aware, now
+from ..errors import BadInput, NotFound
+from ..events import resume_from, stream
+from ..game import Game, Status
+from ..gameview import board_view, outcome_view, state_view, summary_view
+from ..limits import IMPORT_SECONDS, MAX_DEFINITION, MAX_PLIES, MAX_RECORD, check, client_key, record_words, within
+from ..newgame import NewGame, create
+from ..seats import token_of
+from ..store import Store
+from ..talk import Talk
 
 __all__ = ["router", "read_pasted", "pgn_headers", "answer"]
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from ..board import Board
-from ..publish.check import Note, check_definition, locate
-from ..publish.pictures import position_picture
-from .catalog import describe
-from .gameview import board_view
-from .limits import COMPILE_SECONDS, MAX_DEFINITION, MAX_SIDE, check, within
-from .views import variant_view
+from ...board import Board
+from ...publish.check import Note, check_definition, locate
+from ...publish.pictures import position_picture
+from ..catalog import describe
+from ..gameview import board_view
+from ..limits import COMPILE_SECONDS, MAX_DEFINITION, MAX_SIDE, check, within
+from ..views import variant_view
 
 __all__ = ["router", "EDITED"]
 

@@ -6,10 +6,10 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from .events import resume_from
-from .limits import check, client_key
-from .seats import token_of
-from .talk import Talk, clean, stream
+from ..events import resume_from
+from ..limits import check, client_key
+from ..seats import token_of
+from ..talk import Talk, clean, stream
 
 __all__ = ["router"]
 

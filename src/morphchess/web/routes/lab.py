@@ -22,10 +22,10 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
-from ..lab.selfplay import LabSettings, settings_for
-from ..variant import Variant
-from ..variants import load_variant, names
-from .limits import MAX_DEFINITION, check
+from ...lab.selfplay import LabSettings, settings_for
+from ...variant import Variant
+from ...variants import load_variant, names
+from ..limits import MAX_DEFINITION, check
 
 __all__ = ["router"]
 
@@ -46,9 +46,9 @@ class LabRequest(BaseModel):
 
 def _play(settings: LabSettings, games: int, out: str) -> None:
     """The background process: play, then write the report (or ``error.txt``)."""
-    from ..lab.report import write_report
-    from ..lab.run import run_lab
-    from ..lab.stats import summarize
+    from ...lab.report import write_report
+    from ...lab.run import run_lab
+    from ...lab.stats import summarize
     try:
         records = run_lab(settings, games, out)
         write_report(summarize(records, settings, resamples=50), records, out)

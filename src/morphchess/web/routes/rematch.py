@@ -14,15 +14,15 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel
 from sqlalchemy.engine import Connection
 
-from . import clocks, seats
-from .actions import holder
-from .db import games
-from .errors import Conflict
-from .game import Game, Status
-from .limits import check
-from .routes_games import answer
-from .seats import token_of
-from .store import Store
+from .. import clocks, seats
+from ..actions import holder
+from ..db import games
+from ..errors import Conflict
+from ..game import Game, Status
+from ..limits import check
+from ..seats import token_of
+from ..store import Store
+from .games import answer
 
 __all__ = ["router", "rematch"]
 

@@ -24,17 +24,17 @@ from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from .. import engine, pgn
-from ..board import Board
-from . import seats
-from .bots import Bots, info_view
-from .db import games
-from .errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
-from .gameview import board_view, legal_view
-from .limits import GENERATION_SECONDS, MAX_PLIES, check, within
-from .newgame import NewGame, start_board
-from .routes_games import pgn_headers, read_pasted
-from .store import Store, parse_move
+from ... import engine, pgn
+from ...board import Board
+from .. import seats
+from ..bots import Bots, info_view
+from ..db import games
+from ..errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
+from ..gameview import board_view, legal_view
+from ..limits import GENERATION_SECONDS, MAX_PLIES, check, within
+from ..newgame import NewGame, start_board
+from ..store import Store, parse_move
+from .games import pgn_headers, read_pasted
 
 __all__ = ["router", "MAX_SECONDS", "SEARCHES", "MAX_NODES", "MAX_NESTING"]
 

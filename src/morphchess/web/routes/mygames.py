@@ -12,9 +12,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from . import seats
-from .db import games
-from .gameview import black_first, summary_view
+from .. import seats
+from ..db import games
+from ..gameview import black_first, summary_view
 
 __all__ = ["router", "MAX_GAMES"]
 

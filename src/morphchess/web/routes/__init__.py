@@ -1,0 +1,1 @@
+"""The web app's routers, one module per feature (games, talk, analysis, ...)."""
