@@ -40,6 +40,9 @@ def test_api_reference_holds_the_public_api_from_the_docstrings(site: Path) -> N
         assert name in ids, name
     # a docstring's own words, so the page is generated from the source and not an empty stub
     assert "legal moves" in html.lower()
+    # the docstrings' reST roles are rewritten as code spans (docs/griffe_rst.py), never shown raw
+    assert ":class:" not in html and ":func:" not in html and "``" not in html
+    assert "<code>Variant</code>" in html  # Board's ":class:`~morphchess.variant.Variant`"
 
 
 def test_home_page_links_to_the_guides(site: Path) -> None:
