@@ -1,22 +1,25 @@
 """The documentation site builds with warnings as errors (broken links and anchors fail), and
-its pages, the API reference among them, are where the navigation says."""
+its pages, the API reference among them, are where the navigation says; the version is one
+number with its changelog entry."""
 
 import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("mkdocs")
-pytest.importorskip("mkdocstrings_handlers.python")
+import morphchess
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("mkdocstrings_handlers.python")
     out = tmp_path_factory.mktemp("site")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), NO_MKDOCS_2_WARNING="1")
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
@@ -49,3 +52,15 @@ def test_home_page_links_to_the_guides(site: Path) -> None:
     html = (site / "index.html").read_text(encoding="utf-8")
     for page in ("rules/", "engine/", "api/", "reference/"):
         assert f'href="{page}"' in html, page
+
+
+def test_version_is_one_number_with_its_changelog_entry() -> None:
+    """pyproject.toml and ``morphchess.__version__`` agree, and CHANGELOG.md has an entry for the
+    release the version leads to (``0.2.0`` for ``0.2.0.dev0``), marked unreleased while ``.dev``."""
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert morphchess.__version__ == version
+    release, _, dev = version.partition(".dev")
+    headings = re.findall(r"^## (\S+)(.*)$", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.M)
+    entries = dict(headings)
+    assert release in entries, f"CHANGELOG.md has no entry '## {release}'"
+    assert ("unreleased" in entries[release]) == bool(dev)

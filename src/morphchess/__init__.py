@@ -12,4 +12,4 @@ from .variants import names as variant_names
 
 __all__ = ["Board", "Move", "RecordError", "BetzaError", "InputError", "VariantWarning", "load", "Outcome",
            "Position", "BLACK", "WHITE", "Variant", "VariantError", "builtin", "load_variant", "variant_names"]
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"  # the same as pyproject.toml (tests/test_docs.py)
