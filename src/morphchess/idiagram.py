@@ -18,6 +18,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from .betza import BetzaError, expansion, parse
+from .boardstyle import BOARD_STYLES
 from .errors import cut, quote
 from .variant import BLACK, WHITE, PieceType, PromoLimit, Variant, VariantError
 
@@ -41,7 +42,7 @@ _RULE_KEYS = {
     "files", "ranks", "promoZone", "promoChoice", "maxPromote", "promoOffset", "stalemate", "baring",
     "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions", "enPassant", "holdingsType",
     "shuffle", "protected", "counterStrike", "iron", "antiTrade", "extinction", "succession", "satellite",
-    "castleFlip", "autoGate", "zonal", "confine", "forbid", "flyingGeneral",
+    "castleFlip", "autoGate", "zonal", "confine", "forbid", "flyingGeneral", "boardStyle",
 }
 
 # The moves the ID gives a piece line whose move field is empty, looked up by
@@ -549,6 +550,10 @@ def _zones(variant: Variant, items: _Items) -> None:
     variant.barred = {i: frozenset((everything - confined[i] if i in confined else set()) | forbidden.get(i, set()))
                       for i in confined.keys() | forbidden.keys()}
     variant.flying_general = _int(items.params, "flyingGeneral", 0) != 0
+    style = items.params.get("boardStyle", "chequered").strip().lower()
+    if style not in BOARD_STYLES:
+        raise VariantError(f"boardStyle={cut(style)}: use {' or '.join(BOARD_STYLES)}")
+    variant.board_style = style
 
 
 # -- step 5: setups ------------------------------------------------------------------------------

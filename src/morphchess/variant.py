@@ -121,6 +121,9 @@ class Variant(_Freezable):
     # view (Black's mirrored by rank), that pieces of the type may not enter (a palace, a river).
     barred: Mapping[int, frozenset[int]] = field(default_factory=dict)
     flying_general: bool = False  # royal pieces may not face each other on an open file (Xiangqi)
+    # how the board is drawn (morphchess.boardstyle): "chequered" squares, or "xiangqi": pieces on the
+    # points of lines, with river and palaces, and Chinese piece faces
+    board_style: str = "chequered"
     params: Mapping[str, str] = field(default_factory=dict)
     warnings: Sequence[str] = field(default_factory=list)
     text: str = ""
