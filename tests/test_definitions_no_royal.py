@@ -27,3 +27,11 @@ def test_no_royal_piece_is_warned(head, king, warned):
         assert mine == []
     else:
         assert len(mine) == 1 and warned in mine[0] and "checkmated" in mine[0]
+
+
+def test_variants_ini_without_a_king_in_the_start_position_is_warned():
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        v = load("[kingless:chess]\nstartFen = rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n", "kingless")
+    assert any("places no king (K) for Black" in str(w.message) for w in record)
+    assert any("can never be checkmated" in w for w in v.warnings)

@@ -512,6 +512,11 @@ def _translate(name: str, r: _Rules) -> _Out:
     _end_rules(name, r, out, letters)
     if not royal and "extinction" not in p:
         raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
+    placed = {c.isupper() for c in start.board.values() if royal and c.upper() == letters[royal]}
+    if royal and len(placed) < 2 and "extinction" not in p:
+        sides = " and ".join(side for side, upper in (("White", True), ("Black", False)) if upper not in placed)
+        out.notes.append(f"startFen places no king ({letters[royal]}) for {sides}: that side can never be "
+                         "checkmated")
     _drops(name, r, out, start)
     _zones(name, r, out, letters)
     moves = _moves(name, r, start, out)
