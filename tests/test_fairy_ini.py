@@ -90,7 +90,7 @@ def test_pockets_and_drops_from_start_fen():
     ("[x:chess]\nmustCapture = true\n", "mustCapture"),
     ("[x:crazyhouse]\n", "capturesToHand"),                       # promoted pieces demote in FSF
     ("[x:chess]\nflagRegion = *8\nflagPiece = k\n", "flag"),
-    ("[x:chess]\ncastlingQueensideFile = b\n", "castlingKingsideFile"),  # two castling lengths
+    ("[x:chess]\ncastlingQueensideFile = f\n", "castlingQueensideFile"),  # the king away from its partner
     ("[x:chess]\npromotionRegionWhite = *7 *8\n", "promotionRegionWhite"),  # Black's zone differs
     ("[x:chess]\nchecking = false\n", "checking"),
     ("[x:chess]\nstalemateValue = win\n", "stalemateValue"),
@@ -206,7 +206,8 @@ def test_to_id_and_back(name):
     from morphchess.idiagram import load as load_id
     from morphchess.variants import definition_text
     id_text, lost = to_id(definition_text(name), name)
-    assert lost == []
+    # chessgi's pawn dropped on the first rank double-steps from the second: the ID cannot say it
+    assert [line.split(":")[0] for line in lost] == (["doubleStepRegion"] if name == "chessgi" else [])
     a, b = Position(builtin(name)), Position(load_id(id_text, name))
     assert to_fen(a) == to_fen(b) and a.perft(3) == b.perft(3)
 

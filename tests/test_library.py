@@ -169,7 +169,9 @@ def test_cli_convert_definition(capsys):
     from morphchess.cli import main
     assert main(["convert-definition", "crossroads"]) == 0
     captured = capsys.readouterr()
-    assert captured.out.startswith("[crossroads]") and "lost: morph tables" in captured.err
+    assert "lost: morph tables" in captured.err
+    head, _, _body = captured.out.partition("[crossroads]\n")  # the loss written in the text too
+    assert head.startswith("# lost: morph tables") and all(line.startswith("# lost: ") for line in head.splitlines())
     assert main(["convert-definition", "capablanca"]) == 0
     assert capsys.readouterr().out.startswith("files=10 ranks=8")
     assert main(["convert-definition", "capablanca", "--to", "fairy"]) == 2

@@ -82,11 +82,12 @@ def test_hand_checked_morphs(name, move, square, letter):
 def test_morphing_chess_e5_makes_an_amazon():
     v = builtin("morphing-chess")
     # a White knight on c4 jumps to e5; so does a Black knight from c6; a rook (WDHWX) from e1
-    pos = from_fen(v, "4k4/9/9/9/9/2N6/9/9/4K4 w - - 0 1")
+    # (each side keeps a pawn on the edge: a bare side would have ended the game)
+    pos = from_fen(v, "4k4/p8/9/9/9/2N6/9/9/4K4 w - - 0 1")
     assert piece(play(pos, "c4e5"), "e5") == "Z"
-    pos = from_fen(v, "4k4/9/9/2n6/9/9/9/9/4K4 b - - 0 1")
+    pos = from_fen(v, "4k4/9/9/2n6/9/9/9/8P/4K4 b - - 0 1")
     assert piece(play(pos, "c6e5"), "e5") == "z"
-    pos = from_fen(v, "4k4/9/9/9/9/9/9/9/R3K4 w - - 0 1")
+    pos = from_fen(v, "4k4/p8/9/9/9/9/9/9/R3K4 w - - 0 1")
     assert piece(play(pos, "a1a5"), "a5") == "P"
 
 
@@ -171,7 +172,7 @@ def test_morphing_chess_tables_and_royal_kings():
 def test_morphing_chess_morphed_king_is_still_royal():
     """A king that became a royal chancellor on d5 can be checkmated and may not walk into check."""
     v = builtin("morphing-chess")
-    pos = from_fen(v, "4k4/9/9/9/9/3K5/9/9/7r1 w - - 0 1")
+    pos = from_fen(v, "4k4/9/9/9/9/3K5/9/P8/7r1 w - - 0 1")
     play(pos, "d4d5")
     assert piece(pos, "d5") == "M" and pos.royals[WHITE] == (v.square("d5"),)
     play(pos, "h1d1")  # the rook (WDHWX) leaps four squares: it attacks d5
@@ -198,7 +199,7 @@ def test_crossroads_only_unmoved_pawns_double_step():
     v = builtin("crossroads")
     # A pawn that reached a2 by morphing (a rook arriving there) has moved: no double step,
     # and the position text marks it as moved although a2 is a pawn's start square.
-    pos = play(from_fen(v, "4k4/9/9/9/9/9/9/9/R3K4 w - - 0 1"), "a1a2 e9e8")
+    pos = play(from_fen(v, "4k3p/9/9/9/9/9/9/9/R3K4 w - - 0 1"), "a1a2 e9e8")
     assert piece(pos, "a2") == "P"
     assert {m for m in coords(pos) if m.startswith("a2")} == {"a2a3"}
     assert to_fen(pos).split()[0].endswith("/P*8/4K4")
@@ -247,7 +248,7 @@ def test_capture_morphs_and_morphed_piece_gives_check():
 def test_check_is_judged_with_the_new_shape(king, check):
     """Crossroads: a knight landing on e8 is a pawn there: it attacks d9 and f9, no longer g9."""
     v = builtin("crossroads")
-    pos = play(from_fen(v, f"{king}/9/9/5N3/9/9/9/9/4K4 w - - 0 1"), "f6e8")
+    pos = play(from_fen(v, f"{king}/p8/9/5N3/9/9/9/9/4K4 w - - 0 1"), "f6e8")
     assert piece(pos, "e8") == "P" and pos.in_check() == check
 
 
@@ -869,9 +870,9 @@ def test_halfmove_clock():
     halfmove = lambda pos: int(to_fen(pos).split()[4])  # noqa: E731
     assert halfmove(play(Position(builtin("chess")), "g1f3")) == 1
     assert halfmove(play(Position(builtin("morphomania")), "b1c3")) == 0  # the knight morphed
-    pos = from_fen(builtin("morphomania"), "4k4/9/9/9/9/9/9/9/R3K4 w - - 7 9")
+    pos = from_fen(builtin("morphomania"), "4k4/p8/9/9/9/9/9/9/R3K4 w - - 7 9")
     assert halfmove(play(pos, "a1a3")) == 8  # a3 is dark: the rook stays a rook
-    pos = from_fen(builtin("morphomania"), "4k4/9/9/9/9/9/9/9/R3K4 w - - 7 9")
+    pos = from_fen(builtin("morphomania"), "4k4/p8/9/9/9/9/9/9/R3K4 w - - 7 9")
     assert halfmove(play(pos, "a1a2")) == 0  # a2 is light: a chancellor now
     assert halfmove(play(Position(builtin("polymorph")), "b1b1b")) == 1
 

@@ -46,7 +46,7 @@ def test_forced_morphs_are_shown_in_brackets_for_both_colours():
 
 
 def test_royal_morph_and_morph_after_capture():
-    b = Board("morphing-chess", fen="4k4/9/9/9/3p5/4K4/9/9/9 w - - 0 1")
+    b = Board("morphing-chess", fen="4k4/9/9/9/3p5/4K4/9/P8/9 w - - 0 1")
     assert b.san(b.parse_uci("e4e5")) == "Ke5(O)+"  # the royal amazon sees e9
     assert b.san(b.parse_uci("e4d5")) == "Kxd5(M)"
 
@@ -67,7 +67,7 @@ def test_transformation_and_promotion():
     assert b.parse_san("c1c1g").uci() == "c1c1g"
     mate = Board("polymorph", fen="6rk/5Bpp/8/8/8/8/8/K7 w - - 0 1")
     assert mate.san(mate.parse_uci("f7f7n")) == "Bf7=N#"
-    b = Board("crossroads", fen="4k4/1P7/9/9/9/9/9/9/4K4 w - - 0 1")
+    b = Board("crossroads", fen="4k4/1P6p/9/9/9/9/9/9/4K4 w - - 0 1")
     assert {"b9=Z+", "b9=L", "b9=Q+"} <= sans(b)
     for text in ("b9=Z", "b9Z", "b9=z", "b8b9z"):
         assert b.parse_san(text).uci() == "b8b9z"

@@ -20,10 +20,11 @@ from one square, for the loader's limits.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from math import gcd
 
-from .errors import InputError, quote
+from .errors import InputError, cut, quote
 
 __all__ = ["BetzaError", "Step", "Hop", "Leg", "Path", "Castling", "PieceMoves", "parse", "leg_vector",
            "leap_path", "unrolled", "expansion", "MAX_TEXT", "MAX_LEGS", "MAX_STEPS"]
@@ -381,6 +382,8 @@ def parse(text: str, reach: int = _UNIVERSAL) -> PieceMoves:
         raise BetzaError(text, 0, "empty move description")
     if text.strip() == "-":  # a piece without moves (Chak's offering)
         return PieceMoves(text, (), ())
+    if "(" in text:
+        return _grouped(text, reach)
     while i < n:
         start = i
         i = _read_mods(text, i)
@@ -395,6 +398,38 @@ def parse(text: str, reach: int = _UNIVERSAL) -> PieceMoves:
         if len(out.steps) + len(out.hops) > MAX_STEPS:
             raise BetzaError(text, start, f"more than {MAX_STEPS} one-leg directions")
     return PieceMoves(text, tuple(out.steps), tuple(out.castlings), tuple(out.hops), tuple(out.paths))
+
+
+# A group of modifiers in parentheses with an optional count, inside one atom's term: x(y)Nz A
+_GROUP = re.compile(r"([a-z]*)\(([a-z]+)\)([0-9]*)([a-z]*)([A-Z][XY]?(?:[A-Z]|[0-9]+|\*)?)")
+
+
+def _grouped(text: str, reach: int) -> PieceMoves:
+    """XBetza with a repeated group: ``x(y)zA`` is ``xzA xyzA xyyzA ...`` (H. G. Muller, 2021-05-20,
+    the Quintessence ``(az)N``).  Decision: a count after the group bounds its repetitions
+    (``(az)7N``: at most seven, so at most eight leaps); without one the group repeats as long as
+    the move stays within :data:`MAX_LEGS` legs.  The expansion is read as written out."""
+    def expand(m: re.Match) -> str:
+        x, y, count, z, atom = m.groups()
+        legs = (x + z).count("a") + 1
+        if "a" not in y:
+            raise BetzaError(text, m.start(2) - 1, "a group in parentheses repeats legs: it needs an 'a'")
+        most = (MAX_LEGS - legs) // y.count("a")
+        if count:
+            if int(count[:4]) > most:
+                raise BetzaError(text, m.start(3), f"{count} repetitions make more than {MAX_LEGS} legs")
+            most = int(count)
+        return "".join(x + y * k + z + atom for k in range(most + 1))
+
+    written = _GROUP.sub(expand, text)
+    if "(" in written or ")" in written:
+        raise BetzaError(text, written.find("(") % len(text), "grouping in parentheses is read as 'x(y)zA' only "
+                                                              "(modifiers, one group to an atom)")
+    try:
+        moves = parse(written, reach)
+    except BetzaError as e:
+        raise BetzaError(text, text.index("("), f"as written out, {cut(written)}: {e}") from None
+    return PieceMoves(text, moves.steps, moves.castlings, moves.hops, moves.paths)
 
 
 def _modes(mods: str) -> str:

@@ -17,12 +17,20 @@ _FAIRY_UNSUPPORTED = re.compile(r"[ayoxuqzjt']|\d{2,}")
 
 
 def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
-    """variants.ini text (section ``name``, else the last) as Interactive Diagram text."""
-    return fairy_ini.to_id(text, name)
+    """variants.ini text (section ``name``, else the last) as Interactive Diagram text, with what it
+    loses as ``# lost: ...`` comment lines at its head."""
+    out, lost = fairy_ini.to_id(text, name)
+    return _noted(lost) + out, lost
+
+
+def _noted(lost: list[str]) -> str:
+    """What a conversion loses as comment lines, which both languages skip."""
+    return "".join(f"# lost: {line}\n" for line in lost)
 
 
 def to_fairy(v: Variant) -> tuple[str, list[str]]:
-    """A variants.ini section ``[name]`` for ``v``, standing alone (no parent)."""
+    """A variants.ini section ``[name]`` for ``v``, standing alone (no parent), with what it loses
+    as ``# lost: ...`` comment lines above the header (which read back as the section's own)."""
     lost = _lost(v)
     letters = {t.index: t.letter.lower() for t in v.types}
     if any(len(c) != 1 for c in letters.values()):
@@ -34,8 +42,12 @@ def to_fairy(v: Variant) -> tuple[str, list[str]]:
     n = 0
     for t in v.types:
         betza = re.sub(r"[a-z]*O\d+", "", t.betza) if t.moves.castlings else t.betza
-        if _FAIRY_UNSUPPORTED.search(re.sub(r"[a-z]*O\d+", "", t.betza)):
+        if _FAIRY_UNSUPPORTED.search(betza):
             lost.append(f"{t.name} ({t.betza}): XBetza that Fairy-Stockfish may not read")
+        betza, lame = fairy_ini.without_lame_leaps(betza)
+        if lame:
+            lost.append(f"{t.name} ({t.betza}): the lame leap {' '.join(lame)} left out; Fairy-Stockfish makes only "
+                        "the D, A and N leaps lame")
         if t.royal:
             keys["king"] = f"{letters[t.index]}:{betza}"
         else:
@@ -47,7 +59,7 @@ def to_fairy(v: Variant) -> tuple[str, list[str]]:
     keys.update(_drops(v, lost))
     keys.update(_end(v, letters, lost))
     body = "".join(f"{k} = {val}\n" for k, val in keys.items())
-    return f"[{_section_name(v.name)}]\n{body}", lost
+    return f"{_noted(lost)}[{_section_name(v.name)}]\n{body}", lost
 
 
 def _section_name(name: str) -> str:
@@ -98,7 +110,7 @@ def _castling(v: Variant, letters: dict[int, str]) -> dict[str, str]:
     if not kings:
         return {"castling": "false"}
     king = kings[0]
-    if len(king.moves.castlings) > 1 or len(king.moves.castlings[0].sides) < 2:
+    if not v.castling and (len(king.moves.castlings) > 1 or len(king.moves.castlings[0].sides) < 2):
         raise VariantError(f"{king.name} ({king.betza}): castling of one length to both sides is all that converts")
     squares = [sq for sq, (t, c) in v.setups["standard"].items() if t == king.index and c == WHITE]
     if len(kings) > 1 or len(squares) != 1:
@@ -109,7 +121,8 @@ def _castling(v: Variant, letters: dict[int, str]) -> dict[str, str]:
            "castlingKingFile": chr(97 + sq % v.files)}
     rooks = set()
     for side, key in ((1, "castlingKingsideFile"), (-1, "castlingQueensideFile")):
-        out[key] = chr(97 + sq % v.files + side * c.steps)
+        steps = v.castling[(WHITE, side)][0] if (WHITE, side) in v.castling else c.steps
+        out[key] = chr(97 + sq % v.files + side * steps)
         partner = v.tables.partner_of.get((WHITE, sq // v.files, side))
         if partner is not None:
             rooks.add(letters[v.setups["standard"][partner][0]])

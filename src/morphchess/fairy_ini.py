@@ -28,7 +28,7 @@ from .errors import cut
 from .idiagram import MAX_FILES, MAX_RANKS, VariantWarning, build
 from .variant import Variant, VariantError
 
-__all__ = ["load", "to_id", "sections", "section_text", "is_fairy", "PIECE_BETZA", "KEYS"]
+__all__ = ["load", "to_id", "sections", "section_text", "is_fairy", "PIECE_BETZA", "KEYS", "without_lame_leaps"]
 
 # Fairy-Stockfish's predefined pieces and their moves (its variants.ini lists them).
 PIECE_BETZA = {
@@ -42,6 +42,8 @@ PIECE_BETZA = {
 }
 CUSTOM = [f"customPiece{i}" for i in range(1, 26)]
 PIECE_KEYS = [*PIECE_BETZA, *CUSTOM]
+# the leaps Fairy-Stockfish can make lame (n): D, A and N; it gives 'n' on any other leap no move at all
+_LAME_LEAPS = {(2, 0), (2, 2), (2, 1)}
 # pieces with rules of their own beyond their Betza moves, which morphchess does not play
 _SPECIAL_PIECES = {"janggiCannon": "cannot jump over or capture cannons",
                    "janggiElephant": "moves by Janggi's blocking rule",
@@ -341,6 +343,12 @@ class _Out:
     zones: list[str] = field(default_factory=list)  # confine= items, one a type
     promo_forced: bool = False
     notes: list[str] = field(default_factory=list)
+    # doubleStepRegion (Variant.initial_region): the letters of the types with initial moves, and
+    # the region of each side
+    initial: tuple[list[str], tuple[set[int], set[int]]] | None = None
+    drops: bool = False  # pieces in hand are dropped
+    castling: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # Variant.castling
+    castling_said: bool = True  # the XBetza O move says the castling (the ID text holds it)
 
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
@@ -435,6 +443,12 @@ def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
     zone = int(out.params.get("promoZone", "1"))
     lost = [f"mandatoryPawnPromotion = false: the pawn may stay unpromoted in its {zone}-rank zone; "
             "the ID forces promotion anywhere in the zone"] if zone > 1 and not out.promo_forced else []
+    if not out.castling_said:
+        lost.append("castling: the king's steps or its partners differ between sides or colours, which the "
+                    "ID's castling (one length, the outermost piece) cannot say")
+    if out.initial and out.drops:
+        lost.append("doubleStepRegion: a piece dropped behind its region makes its initial moves once it "
+                    "reaches it; the ID's initial moves are only those of a piece that never moved")
     return _id_text(out), lost + out.notes
 
 
@@ -444,6 +458,11 @@ def load(text: str, name: str = "custom") -> Variant:
     found, section, out = _read(text, name)
     variant = build(_id_text(out), section)
     variant.promo_forced = out.promo_forced
+    variant.castling = out.castling
+    if out.initial:
+        letters, (white, black) = out.initial
+        variant.initial_region = {variant.type_by_letter(c).index: (frozenset(white), frozenset(black))
+                                  for c in letters}
     variant.text = section_text(found, section)
     variant.params = {}  # no ID keys: the text is variants.ini
     variant.warnings = out.notes
@@ -493,9 +512,14 @@ def _translate(name: str, r: _Rules) -> _Out:
     _end_rules(name, r, out, letters)
     if not royal and "extinction" not in p:
         raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
+    placed = {c.isupper() for c in start.board.values() if royal and c.upper() == letters[royal]}
+    if royal and len(placed) < 2 and "extinction" not in p:
+        sides = " and ".join(side for side, upper in (("White", True), ("Black", False)) if upper not in placed)
+        out.notes.append(f"startFen places no king ({letters[royal]}) for {sides}: that side can never be "
+                         "checkmated")
     _drops(name, r, out, start)
     _zones(name, r, out, letters)
-    moves = _moves(name, r, start)
+    moves = _moves(name, r, start, out)
     for k in order:
         white = [sq for sq, c in sorted(start.board.items()) if c == letters[k]]
         black = [sq for sq, c in sorted(start.board.items()) if c == letters[k].lower()]
@@ -546,32 +570,59 @@ def _promotion_zone(name: str, r: _Rules) -> int:
     return depth
 
 
-def _moves(name: str, r: _Rules, start: _Start) -> dict[str, str]:
+def _moves(name: str, r: _Rules, start: _Start, out: _Out) -> dict[str, str]:
     """Each piece's XBetza: its Fairy-Stockfish moves, the pawn's double step, the king's castling."""
-    double = _double_step_region(name, r, start)
+    initial, regions = _double_step_region(name, r, start)
+    double = bool(initial)
+    if initial:
+        out.initial = ([r.pieces[k][0].upper() for k in initial], regions)
     ep_types = set(r.sets["enPassantTypes"])
     ep_region = [_region(r, k) for k in ("enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack")]
     no_ep = any(reg is not None and not reg for reg in ep_region)
     if any(reg for reg in ep_region if reg is not None and len(reg) < r.files * r.ranks):
         raise _refuse(name, r, "enPassantRegion", "morphchess allows en passant wherever a double step passes")
-    out = {}
+    moves_of = {}
     for key, (_letter, moves) in r.pieces.items():
         if key == "pawn":
             moves = ("ifmnD" if double else "") + ("fmWfceF" if key in ep_types and not no_ep else "fmWfcF")
         elif no_ep or key not in ep_types:
             moves = moves.replace("e", "")
-        out[key] = moves
+        if (lost := without_lame_leaps(moves)[1]) and key in CUSTOM:
+            raise _refuse(name, r, key, f"the lame leap {' '.join(lost)}: Fairy-Stockfish makes only the D, A and N "
+                                        "leaps lame and gives this one no move")
+        moves_of[key] = moves
     king_key = (r.sets.get("castlingKingPiece") or ["king"])[0]
     if _bool(r, "castling", True) and king_key in r.pieces:
-        out[king_key] += _castling(name, r, start, king_key)
-    return out
+        moves_of[king_key] += _castling(name, r, start, king_key, out)
+    return moves_of
 
 
-def _double_step_region(name: str, r: _Rules, start: _Start) -> bool:
-    """Are there double (initial) steps?  morphchess allows them to unmoved pieces, Fairy-Stockfish
-    to pieces in a region; the two agree when each such piece moves only forward and either starts
-    on one rank, inside the region, with no region square ahead (the squares of that rank it does
-    not start on it can never reach), or never stands in the region at all.  Refused otherwise."""
+def without_lame_leaps(betza: str) -> tuple[str, list[str]]:
+    """``betza`` without the lame leaps Fairy-Stockfish cannot make (``fcnH``: it makes only D, A
+    and N lame), and the groups taken out.  Groups are atoms with their modifiers; text with
+    brackets or parentheses is returned whole."""
+    if re.search(r"[\[\](){}]", betza):
+        return betza, []
+    kept: list[str] = []
+    lost: list[str] = []
+    for group in re.findall(r"[a-z]*[A-Z][0-9]*\*?|[^a-zA-Z]+", betza):
+        try:
+            steps = parse(group).steps if "n" in group else ()
+        except BetzaError:
+            steps = ()
+        bad = any(s.lame and s.rng == 1 and tuple(sorted(map(abs, (s.dx, s.dy)), reverse=True)) not in _LAME_LEAPS
+                  for s in steps)
+        (lost if bad else kept).append(group)
+    return "".join(kept), lost
+
+
+def _double_step_region(name: str, r: _Rules, start: _Start) -> tuple[list[str], tuple[set[int], set[int]]]:
+    """The pieces with double (initial) steps (none: []) and each side's region.  Fairy-Stockfish
+    allows them to pieces in the region: read as :attr:`Variant.initial_region`, a piece arriving
+    there (a pawn dropped on the first rank that steps to the second) counts as unmoved.  Read when
+    each such piece moves only forward and either starts on one rank, inside the region, with no
+    region square ahead, or never stands in the region at all (then it has no initial moves).
+    Refused otherwise."""
     initial = [k for k, (_c, m) in r.pieces.items() if (k == "pawn" and _bool(r, "doubleStep", True)) or
                (k != "pawn" and "i" in m)]
     regions = []
@@ -605,7 +656,7 @@ def _double_step_region(name: str, r: _Rules, start: _Start) -> bool:
             used.add(bool(inside))
     if len(used) > 1 or (used == {False} and any(k != "pawn" for k in initial)):
         raise _refuse(name, r, "doubleStepRegionWhite", "initial moves for some pieces or sides only")
-    return used == {True}
+    return (initial if used == {True} else []), (regions[0], regions[1])
 
 
 def _ahead(r: _Rules, squares: set[int], colour: int) -> set[int]:
@@ -616,11 +667,16 @@ def _ahead(r: _Rules, squares: set[int], colour: int) -> set[int]:
     return {sq for sq in range(r.files * r.ranks) if (sq // r.files > back if colour == 0 else sq // r.files < back)}
 
 
-def _castling(name: str, r: _Rules, start: _Start, king_key: str) -> str:
-    """The king's castling as XBetza (``isO2``, ``ilO3irO4``, ``isjO2`` past an outer piece)."""
+def _castling(name: str, r: _Rules, start: _Start, king_key: str, out: _Out) -> str:
+    """The king's castling: each side's king steps and partner as Fairy-Stockfish finds them (the
+    first ``castlingRookPieces`` piece from ``castlingRook...File`` inward, :attr:`Variant.castling`),
+    and an XBetza ``O`` move that says it where XBetza can (``isO2``; the ID text of :func:`to_id`)."""
     letter = r.pieces[king_key][0]
     rank = _number(r.keys.get("castlingRank", "1"), Section(name, "", {}, "", 0), "castlingRank") - 1
-    sides = []
+    rooks = {r.pieces[k][0] for k in r.sets["castlingRookPieces"] if k in r.pieces}
+    if start.castling == "-":
+        return ""
+    shapes = set()  # (king steps, own pieces outside the partner) of each side and colour
     for colour in (0, 1):
         row = rank if colour == 0 else r.ranks - 1 - rank
         mine = letter.upper() if colour == 0 else letter
@@ -629,30 +685,29 @@ def _castling(name: str, r: _Rules, start: _Start, king_key: str) -> str:
             return ""
         king = kings[0] if len(kings) == 1 else _file(r.keys.get("castlingKingFile", "e"), Section(name, "", {}, "", 0),
                                                       "castlingKingFile")
-        rooks = {r.pieces[k][0] for k in r.sets["castlingRookPieces"] if k in r.pieces}
-        moves = []
         for side, dest_key, dest, rook_key, rook_default in (
-                ("l", "castlingQueensideFile", "c", "castlingRookQueensideFile", 0),
-                ("r", "castlingKingsideFile", "g", "castlingRookKingsideFile", r.files - 1)):
+                (-1, "castlingQueensideFile", "c", "castlingRookQueensideFile", 0),
+                (1, "castlingKingsideFile", "g", "castlingRookKingsideFile", r.files - 1)):
             dest_file = _file(r.keys.get(dest_key, dest), Section(name, "", {}, "", 0), dest_key)
             rook_file = _file(r.keys[rook_key], Section(name, "", {}, "", 0), rook_key) if rook_key in r.keys \
                 else rook_default
-            piece = start.board.get(row * r.files + rook_file, "")
-            if piece.lower() not in rooks or piece.isupper() != (colour == 0):
+            partner = next((row * r.files + f for f in range(rook_file, king, -side)
+                            if (c := start.board.get(row * r.files + f, "")).lower() in rooks
+                            and c.isupper() == (colour == 0)), None)
+            if partner is None:
                 continue
-            outer = range(0, rook_file) if side == "l" else range(rook_file + 1, r.files)
-            skip = sum(1 for f in outer if row * r.files + f in start.board)
-            moves.append((side, abs(king - dest_file), skip))
-        sides.append(moves)
-    if sides[0] != sides[1]:
-        raise _refuse(name, r, "startFen", "castling differs for White and Black")
-    if start.castling == "-" or not sides[0]:
+            if (dest_file - king) * side <= 0 or (partner % r.files - king) * side <= (dest_file - king) * side:
+                raise _refuse(name, r, dest_key, "the king must move towards its partner, which stays beyond the "
+                                                 "king's landing square")
+            out.castling[(colour, side)] = ((dest_file - king) * side, partner)
+            own = str.isupper if colour == 0 else str.islower
+            outer = range(partner % r.files + side, r.files if side > 0 else -1, side)
+            shapes.add(((dest_file - king) * side, sum(own(start.board.get(row * r.files + f, "")) for f in outer)))
+    if not out.castling:
         return ""
-    if len(sides[0]) == 2 and sides[0][0][1:] != sides[0][1][1:]:
-        raise _refuse(name, r, "castlingKingsideFile", "castling of different lengths to the two sides: "
-                                                       "XBetza's l and r turn with the side")
-    side, n, skip = sides[0][0]
-    return f"i{'s' if len(sides[0]) == 2 else side}{'j' * skip}O{n}"
+    n, skip = min(shapes)
+    out.castling_said = len(out.castling) == 4 and len(shapes) == 1
+    return f"is{'j' * skip}O{n}"
 
 
 def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:
@@ -671,6 +726,7 @@ def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:
         out.params["holdingsType"] = "-2"
     elif not any(start.hands):
         return
+    out.drops = True
     pawn_in_hand = to_hand or any("p" in h for h in start.hands)
     if pawn_in_hand and "pawn" in r.pieces and not _bool(r, "firstRankPawnDrops", False):
         raise _refuse(name, r, "firstRankPawnDrops", "morphchess drops a pawn wherever it can move from, "

@@ -18,6 +18,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from .betza import BetzaError, expansion, parse
+from .boardstyle import BOARD_STYLES
 from .errors import cut, quote
 from .variant import BLACK, WHITE, PieceType, PromoLimit, Variant, VariantError
 
@@ -41,7 +42,7 @@ _RULE_KEYS = {
     "files", "ranks", "promoZone", "promoChoice", "maxPromote", "promoOffset", "stalemate", "baring",
     "royal", "symmetry", "transform", "bareKing", "fiftyMoves", "repetitions", "enPassant", "holdingsType",
     "shuffle", "protected", "counterStrike", "iron", "antiTrade", "extinction", "succession", "satellite",
-    "castleFlip", "autoGate", "zonal", "confine", "forbid", "flyingGeneral",
+    "castleFlip", "autoGate", "zonal", "confine", "forbid", "flyingGeneral", "boardStyle",
 }
 
 # The moves the ID gives a piece line whose move field is empty, looked up by
@@ -549,6 +550,10 @@ def _zones(variant: Variant, items: _Items) -> None:
     variant.barred = {i: frozenset((everything - confined[i] if i in confined else set()) | forbidden.get(i, set()))
                       for i in confined.keys() | forbidden.keys()}
     variant.flying_general = _int(items.params, "flyingGeneral", 0) != 0
+    style = items.params.get("boardStyle", "chequered").strip().lower()
+    if style not in BOARD_STYLES:
+        raise VariantError(f"boardStyle={cut(style)}: use {' or '.join(BOARD_STYLES)}")
+    variant.board_style = style
 
 
 # -- step 5: setups ------------------------------------------------------------------------------
@@ -674,7 +679,7 @@ def _not_enforced(variant: Variant, items: _Items) -> list[str]:
 def _outside_text(variant: Variant) -> list[str]:
     """Rules the text cannot carry but its features point to (docs/definitions.md, "Rules outside
     the text"), one warning per sign found."""
-    return [w for w in (sign(variant) for sign in (_river, _side_without_royal, _immobile, _citadels)) if w]
+    return [w for w in (sign(variant) for sign in (_river, _no_royal, _side_without_royal, _immobile, _citadels)) if w]
 
 
 def _river(variant: Variant) -> str | None:
@@ -687,6 +692,16 @@ def _river(variant: Variant) -> str | None:
                 "here every piece may leave the palace and cross the river (morphchess's confine=, forbid= and "
                 "flyingGeneral= keys give zones, docs/definitions.md; the built-in xiangqi has them)")
     return None
+
+
+def _no_royal(variant: Variant) -> str | None:
+    """No royal piece in the start array and no extinction rule: nobody can be checkmated."""
+    if variant.extinction or any(variant.type(t).royal for t, _c in variant.setups["standard"].values()):
+        return None
+    royal = "".join(t.letter for t in variant.types if t.royal)
+    return (f"no royal piece is placed ({f'royal types: {royal}' if royal else 'no royal type'}) and there is no "
+            "extinction= rule: neither side can be checkmated, the game ends only by stalemate"
+            f"{', bare king' if variant.baring is not None else ''} or a draw")
 
 
 def _side_without_royal(variant: Variant) -> str | None:

@@ -64,7 +64,7 @@ def _defaults(pos: Position, partners: dict, rights: set) -> dict[int, bool]:
 
     Castling kings are unmoved iff they have a right, the partners named in
     ``partners`` iff their right is in ``rights``; other pieces iff they stand
-    on a start square of their type."""
+    on a start square of their type (or in its initial region, :meth:`Variant.fresh_on`)."""
     t = pos.t
     starts = _start_squares(pos.variant)
     out = {}
@@ -73,7 +73,8 @@ def _defaults(pos: Position, partners: dict, rights: set) -> dict[int, bool]:
             if _castles(pos, p):
                 out[sq] = any(ps in rights for (_c, _s, k), ps in partners.items() if k == sq)
             else:
-                out[sq] = (sq, type_of(p), colour_of(p)) in starts
+                fresh = pos.variant.fresh_on(type_of(p), colour_of(p), sq)
+                out[sq] = (sq, type_of(p), colour_of(p)) in starts if fresh is None else fresh
     for (colour, _side, _k), ps in partners.items():
         if ps is not None and is_own(pos.board[ps], colour) and not _castles(pos, pos.board[ps]):
             out[ps] = ps in rights
@@ -377,11 +378,19 @@ def _text_stops(m: Move) -> tuple:
 
 
 def text_target(t: Tables, m: Move) -> int:
-    """The square the text of ``m`` ends on: the partner's for Fischer castling (king takes
-    partner, ``e1h1``, as UCI writes Chess960), else the target."""
-    if m.kind is Kind.CASTLE and t.fischer:
+    """The square the text of ``m`` ends on: the partner's (king takes partner, ``e1h1``) for
+    Fischer castling, as UCI writes Chess960, and for a castling whose king lands where a move of
+    its own could take it (Haynie's one-square castling ``d1a1``, as Fairy-Stockfish writes it);
+    else the target."""
+    if m.kind is Kind.CASTLE and (t.fischer or _king_reaches(t, m.piece, m.origin, m.target)):
         return m.extra[0]
     return m.target
+
+
+def _king_reaches(t: Tables, king: int, origin: int, target: int) -> bool:
+    """Could the castling ``king`` reach ``target`` from ``origin`` by a move of its own (on an
+    open board)?  Then king-to-target text would also name that move."""
+    return any(to == target and can_move for to, _blockers, can_move, _c, _e in t.reach(king, origin))
 
 
 def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:

@@ -7,7 +7,9 @@ a small badge (``plus`` for a dragon horse's extra wazir steps, ``cross`` for a
 dragon king's ferz steps, ``rider`` (an infinity sign) for a compound whose knight
 part is a nightrider, ``crown`` for a royal non-king, ``speed`` for a speedpawn,
 ``mitre``/``horse`` for Polymorph's Knishop and Bishight).  Types
-with no known shape are drawn as their letter in a disc.
+with no known shape are drawn as their letter in a disc.  On a Xiangqi board
+(:mod:`morphchess.boardstyle`) the pieces are discs with their Chinese characters,
+red for White and black for Black, chosen by their moves (:data:`XIANGQI_FACES`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from .cjk_glyphs import OUTLINES
 from .variant import PieceType
 
 __all__ = ["Symbol", "symbol_of", "svg"]
@@ -28,9 +31,11 @@ class Symbol:
     split: str | None = None
     badge: str | None = None
     letter: str = ""
+    face: str = ""  # base "face": the Chinese characters of White's and Black's piece
+
 
     def describe(self) -> str:
-        words = self.base if self.base != "letter" else f"letter {self.letter}"
+        words = {"letter": f"letter {self.letter}", "face": f"face {self.face}"}.get(self.base, self.base)
         if self.split:
             words += f" | {self.split}"
         if self.badge:
@@ -111,8 +116,18 @@ BETZA: dict[str, str] = {
 }
 
 
-def symbol_of(t: PieceType) -> Symbol:
-    """The symbol drawn for a piece type: by its name, else by its moves, else its letter."""
+# Xiangqi's faces (red, black) by XBetza as the library's xiangqi writes them; the royal type is the general.
+XIANGQI_FACES: dict[str, str] = {"F": "仕士", "nA": "相象", "nN": "傌馬", "R": "俥車", "mRcpR": "炮砲",
+                                 "fW": "兵卒", "fsW": "兵卒"}
+_GENERAL = "帥將"
+
+
+def symbol_of(t: PieceType, board_style: str = "chequered") -> Symbol:
+    """The symbol drawn for a piece type: by its name, else by its moves, else its letter; on a Xiangqi
+    board (``board_style``) its Chinese face by its moves, else its letter."""
+    if board_style == "xiangqi":
+        face = _GENERAL if t.royal else XIANGQI_FACES.get(t.betza, "")
+        return Symbol("face", letter=t.letter, face=face) if face else Symbol("letter", letter=t.letter)
     name = " ".join(t.name.lower().split())
     crown = False
     if name.startswith("royal "):
@@ -138,6 +153,8 @@ def svg(sym: Symbol, colour: int, uid: str = "p") -> str:
     """The SVG text of a symbol for White (0) or Black (1); ``uid`` keeps clip ids unique in a page."""
     fill, ink = ("#fff", "#222") if colour == 0 else ("#2b2b2b", "#000")
     parts = []
+    if sym.base == "face":
+        return _face(sym.face[colour])
     if sym.base == "letter":
         size = 52 if len(sym.letter) == 1 else 36
         text_fill = "#222" if colour == 0 else "#f4f4f4"
@@ -165,3 +182,14 @@ def svg(sym: Symbol, colour: int, uid: str = "p") -> str:
                      f'<g transform="translate(61 58) scale(0.34)">{inner}</g>')
     return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" class="piece">'
             + "".join(parts) + "</svg>")
+
+
+def _face(character: str) -> str:
+    """A Xiangqi piece: a wooden disc with a ring and the character (its outline, no font needed), red
+    (White) or black."""
+    ink = "#b3261e" if character in "帥仕相傌俥炮兵" else "#1b1b1b"
+    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" class="piece">'
+            f'<circle cx="50" cy="50" r="45" fill="#f3deb0" stroke="#6b4a1e" stroke-width="3"/>'
+            f'<circle cx="50" cy="50" r="37" fill="none" stroke="{ink}" stroke-width="3"/>'
+            f'<path transform="translate(50 50) scale(0.56) translate(-50 -50)" fill="{ink}" '
+            f'd="{OUTLINES[character]}"/></svg>')

@@ -10,13 +10,16 @@ from __future__ import annotations
 import os
 import re
 import sys
+import unicodedata
 
 from .board import Board, Move
+from .boardstyle import Lines, lines_of
 from .engine import SearchResult, level_limits, search
 from .errors import quote
 from .gamecourier import read as read_gamecourier
 from .notation import MoveError
 from .pieces import colour_of, is_own
+from .pieceset import symbol_of
 from .variant import BLACK, WHITE
 
 __all__ = ["Terminal", "render", "parse_move", "main_loop"]
@@ -40,6 +43,8 @@ def render(board: Board, colour: bool = False, unicode: bool = False, flip: bool
     draws the orthodox pieces as chess symbols and every other piece by its letter.
     """
     v = board.variant
+    if (points := lines_of(v)) is not None:
+        return _render_points(board, points, colour, unicode, flip)
     pos = board.position
     t = pos.t
     last = board.move_stack[-1] if board.move_stack else None
@@ -73,6 +78,71 @@ def render(board: Board, colour: bool = False, unicode: bool = False, flip: bool
     names = [chr(97 + f) for f in files]
     lines.append("   " + ("".join(f" {n} " for n in names) if colour else " ".join(f"{n} " for n in names)))
     return "\n".join(lines)
+
+
+_RED, _WOOD = "\033[1;31m", "\033[48;5;180m\033[38;5;94m"
+
+
+def _render_points(board: Board, lines: Lines, colour: bool, unicode: bool, flip: bool) -> str:
+    """A board of points (Xiangqi's, :mod:`morphchess.boardstyle`) as text: pieces where the lines
+    cross, the river and the palaces' diagonals; ``unicode`` draws the pieces' Chinese faces (two
+    columns each) and box lines, ``colour`` the red and black sides on wood."""
+    v, pos = board.variant, board.position
+    wide = 2 if unicode else 1  # columns of one point
+    dash, bar, cross = ("─", "│", "┼") if unicode else ("-", "|", "+")
+    files = range(v.files - 1, -1, -1) if flip else range(v.files)
+    ranks = list(range(v.ranks) if flip else range(v.ranks - 1, -1, -1))
+
+    def point(sq: int) -> str:
+        p = pos.board[sq]
+        if not p:
+            return cross + dash * (wide - 1)
+        t = v.type(pos.t.type_of[p])
+        face = symbol_of(t, v.board_style).face
+        ch = face[colour_of(p)] if unicode and face else pos.t.letter[p]
+        ch += " " * (wide - _columns(ch))
+        return (_RED if colour and colour_of(p) == WHITE else _BLACK_FG if colour else "") + ch + (
+            _WOOD if colour else "")
+
+    def between(upper: int, lower: int) -> str:
+        if lines.crosses_river(min(upper, lower)):
+            left, right = (" 楚 河", "漢 界 ") if unicode else (" river", "river ")
+            room = (wide + 2) * (v.files - 1) - 1 - _columns(left) - _columns(right)
+            return bar + left + " " * room + right + bar
+        out = ""
+        for i, f in enumerate(files):
+            out += bar + " " * (wide - 1)
+            if i < v.files - 1:
+                out += _diagonal(lines, f, files[i + 1], upper, lower) + " "
+        return out.rstrip()
+
+    out = []
+    for i, r in enumerate(ranks):
+        row = (dash * 2).join(point(r * v.files + f) for f in files).rstrip(dash)
+        out.append(f"{r + 1:>2} " + (_WOOD + row + _RESET if colour else row))
+        if i < v.ranks - 1:
+            out.append("   " + between(r, ranks[i + 1]))
+    out.append("   " + "".join(chr(97 + f).ljust(wide + 2) for f in files).rstrip())
+    return "\n".join(out)
+
+
+def _columns(text: str) -> int:
+    """Terminal columns of ``text``: two for each wide (CJK) character."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _diagonal(lines: Lines, f: int, g: int, upper: int, lower: int) -> str:
+    """The palace diagonal in the gap between files ``f`` and ``g`` and ranks ``upper`` and ``lower``
+    (neighbours on screen), or a space.  The box's main diagonal (file and rank growing together)
+    reads ``/`` from either side of the board, the other one ``\\``."""
+    low_f, low_r = min(f, g), min(upper, lower)
+    for f0, r0, f1, r1 in lines.palaces:
+        if f0 <= low_f < f1 and r0 <= low_r < r1:
+            if low_f - f0 == low_r - r0:
+                return "/"
+            if low_f - f0 == r1 - low_r - 1:
+                return "\\"
+    return " "
 
 
 def describe(board: Board, move: Move) -> str:

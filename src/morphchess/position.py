@@ -525,7 +525,10 @@ class Position:
             out += self.t.unload_moves(p, origin, s, start)
 
     def legal_moves(self) -> list[Move]:
-        """All legal moves of the side to move."""
+        """All legal moves of the side to move: none once the game is decided whatever is played
+        (:meth:`decided`)."""
+        if (self.t.extinction or self.variant.baring is not None) and self.decided():
+            return []
         moves = self._walk(None)
         royals = self.royals[self.turn]
         if not royals:
@@ -981,6 +984,18 @@ class Position:
                 and v.kings_only_draw() and not any(self.guarded(c) != self.royals[c] for c in (WHITE, BLACK))):
             return Outcome("insufficient material", None)  # a successor beside a royal piece may mate
         return None
+
+    def decided(self) -> bool:
+        """Is the game over before any move, as Fairy-Stockfish ends it: a side has lost an
+        extinction type, the side that just moved is bare while the other is not, or the side to
+        move is bare and cannot bare the other (which has two or more pieces beside its royal ones)."""
+        us, them = self.turn, self.turn ^ 1
+        if self.t.extinction and (self.extinct(us) or self.extinct(them)):
+            return True
+        if self.variant.baring is None:
+            return False
+        mine, theirs = self.material(us), self.material(them)
+        return bool(mine and not theirs or not mine and len(theirs) > 1)
 
     def extinct(self, colour: int) -> bool:
         """Has ``colour`` lost every piece (on the board and in hand) of one of the extinction types?"""

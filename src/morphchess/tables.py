@@ -191,6 +191,9 @@ class Tables:
         if virgin:
             sign = 1 if colour == WHITE else -1
             self.castle[c] = tuple((cs.steps, side * sign) for cs in t.moves.castlings for side in cs.sides)
+            if v.castling and t.moves.castlings:
+                self.castle[c] = tuple((n, side) for (col, side), (n, _ps) in sorted(v.castling.items())
+                                       if col == colour)
 
     def _ray(self, sq: int, dx: int, dy: int, rng: int, wrap: bool = False) -> list[int]:
         """Squares from ``sq`` in steps (dx, dy), at most ``rng`` (0: to the edge or a hole); ``wrap``:
@@ -426,7 +429,7 @@ class Tables:
             if t.morph is not None:
                 look = sq if colour == WHITE else (R - 1 - sq // F) * F + sq % F
                 target = t.morph[look] or t.index
-            out.append(code(target, colour))
+            out.append(code(target, colour, target == t.index and bool(v.fresh_on(target, colour, sq))))
         return out
 
     def _promotions(self, v: Variant, t: PieceType, colour: int) -> list | None:
@@ -452,7 +455,9 @@ class Tables:
 
         A partner square is the outermost occupied square of a castling
         king's rank on that side, in the variant's setups; with ``j`` (``KisjO2``,
-        Omega Chess) the next one inward for each ``j``."""
+        Omega Chess) the next one inward for each ``j``; or as :attr:`Variant.castling` names it."""
+        if v.castling:
+            return {(colour, ps // v.files, side): ps for (colour, side), (_n, ps) in v.castling.items()}
         out = {}
         for placement in v.setups.values():
             for sq, (ti, colour) in placement.items():
@@ -520,12 +525,14 @@ class Tables:
         """``(square, moves)`` where a piece of (moved) code ``c`` may be dropped: every square that
         is not a hole and from which it has a move on an empty board.  A type with initial moves
         is dropped unmoved on the squares where it starts (a pawn dropped on its second rank may
-        step twice), as XBoard reads ``i``: a piece on its start square."""
+        step twice), as XBoard reads ``i``: a piece on its start square; with an initial region
+        (:meth:`Variant.fresh_on`) on the squares of the region."""
         drops = self._drops.get(c)
         if drops is None:
             out = []
             for sq in range(self.size):
-                new = c | 2 if self.has_initial[c | 2] and (sq, c) in self._starts else c
+                fresh = self._variant.fresh_on(self.type_of[c], c & 1, sq)
+                new = c | 2 if self.has_initial[c | 2] and (fresh or fresh is None and (sq, c) in self._starts) else c
                 if sq not in self.holes and sq not in self.barred[c] and any(self.moves[new][sq][:4]):
                     out.append((sq, (Move(sq, sq, new, Kind.DROP),)))
             drops = self._drops[c] = tuple(out)

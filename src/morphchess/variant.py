@@ -103,6 +103,13 @@ class Variant(_Freezable):
     # promotion is forced in the whole zone unless the own type is a choice, as the ID makes it;
     # Fairy-Stockfish's optional zones (mandatoryPawnPromotion = false) force it on the last rank only
     promo_forced: bool = True
+    # Fairy-Stockfish's doubleStepRegion: type index -> (White's squares, Black's squares) where a
+    # piece of the type counts as unmoved whenever it stands there, and nowhere else once it moved
+    # (a pawn dropped on the first rank double-steps from the second); empty: the ID's rule
+    initial_region: Mapping[int, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
+    # Castling as Fairy-Stockfish's keys give it: (colour, side -1 or 1) -> (the king's steps, the
+    # partner's square); when given, it replaces the sides, lengths and partners of the XBetza O move
+    castling: Mapping[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     # Type indices named by protected=, counterStrike=, iron=, extinction=, succession=.
     protected: Sequence[int] = ()
     counter_strike: Sequence[int] = ()
@@ -114,6 +121,9 @@ class Variant(_Freezable):
     # view (Black's mirrored by rank), that pieces of the type may not enter (a palace, a river).
     barred: Mapping[int, frozenset[int]] = field(default_factory=dict)
     flying_general: bool = False  # royal pieces may not face each other on an open file (Xiangqi)
+    # how the board is drawn (morphchess.boardstyle): "chequered" squares, or "xiangqi": pieces on the
+    # points of lines, with river and palaces, and Chinese piece faces
+    board_style: str = "chequered"
     params: Mapping[str, str] = field(default_factory=dict)
     warnings: Sequence[str] = field(default_factory=list)
     text: str = ""
@@ -175,6 +185,12 @@ class Variant(_Freezable):
         """May pieces in hand be dropped?  Decision: with holdings_type < 0 (shogi), or with hands
         given at the start and no holdings_type (the ID lets the user drop them)."""
         return self.holdings_type < 0 or (self.holdings_type == 0 and any(self.holdings))
+
+    def fresh_on(self, ti: int, colour: int, sq: int) -> bool | None:
+        """Does a piece of type ``ti`` that arrives on ``sq`` count as unmoved there
+        (:attr:`initial_region`)?  None where the type has no region (the ID's rule: moved)."""
+        region = self.initial_region.get(ti)
+        return None if region is None else sq in region[colour]
 
     def in_zone(self, colour: int, sq: int) -> bool:
         """Is ``sq`` in the promotion zone of ``colour`` (its last promo_zone ranks)?"""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..boardstyle import Lines, lines_of
+from ..cjk_glyphs import OUTLINES
 from ..diagrams import move_diagram
 from ..errors import OptionError, quote
 from ..pieces import colour_of, type_of
@@ -31,6 +33,7 @@ SQUARE = 44  # pixels per square
 MARGIN = 20  # room for the coordinates
 LINE = 20  # height of one legend line
 LIGHT, DARK, HOLE = "#f0e2c4", "#c09a6b", "#ffffff"
+WOOD, INK = "#ecc98a", "#5a3a12"  # a board of points (boardStyle=xiangqi): its wood and its lines
 # Morph tables: one colour per piece type, in definition order (Sasha Trubetskoy's 20 distinct colours).
 PALETTE = ("#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
            "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324", "#fffac8", "#800000", "#aaffc3",
@@ -82,16 +85,45 @@ class _Board:
 
     def squares(self, fills: dict[int, str] | None = None, tips: dict[int, str] | None = None) -> None:
         v, c = self.v, self.canvas
-        for sq in range(v.size):
-            x, y = self.box(sq)
-            shade = LIGHT if (sq % v.files + sq // v.files) % 2 else DARK
-            fill = HOLE if sq in v.holes else (fills or {}).get(sq, shade)
-            c.rect(x, y, SQUARE, SQUARE, fill, (tips or {}).get(sq, v.square_name(sq)))
-        c.rect(self.left, self.top, v.files * SQUARE, v.ranks * SQUARE, "none", stroke="#555", stroke_width=1.0)
+        lines = lines_of(v)
+        if lines is not None:
+            self._points(lines, fills or {}, tips or {})
+        else:
+            for sq in range(v.size):
+                x, y = self.box(sq)
+                shade = LIGHT if (sq % v.files + sq // v.files) % 2 else DARK
+                fill = HOLE if sq in v.holes else (fills or {}).get(sq, shade)
+                c.rect(x, y, SQUARE, SQUARE, fill, (tips or {}).get(sq, v.square_name(sq)))
+            c.rect(self.left, self.top, v.files * SQUARE, v.ranks * SQUARE, "none", stroke="#555", stroke_width=1.0)
         for f in range(v.files):
             c.label(self.left + f * SQUARE + SQUARE / 2, self.top + v.ranks * SQUARE + 14, chr(97 + f), 11)
         for r in range(v.ranks):
             c.label(self.left - 9, self.top + (v.ranks - r) * SQUARE - SQUARE / 2 + 4, str(r + 1), 11)
+
+    def _points(self, lines: Lines, fills: dict[int, str], tips: dict[int, str]) -> None:
+        """A board of points: wood, the squares' fills as soft patches, the lines, river and palaces."""
+        v, c = self.v, self.canvas
+        c.rect(self.left, self.top, v.files * SQUARE, v.ranks * SQUARE, WOOD)
+        for sq in range(v.size):
+            x, y = self.box(sq)
+            c.rect(x, y, SQUARE, SQUARE, fills.get(sq, WOOD), tips.get(sq, v.square_name(sq)),
+                   fill_opacity=0.7 if sq in fills else 0.0)
+        point = self.centre
+        for r in range(v.ranks):
+            c.line(*point(r * v.files), *point(r * v.files + v.files - 1), INK, 1.5)
+        for f in range(v.files):
+            for r in range(v.ranks - 1):
+                if f in (0, v.files - 1) or not lines.crosses_river(r):
+                    c.line(*point(r * v.files + f), *point((r + 1) * v.files + f), INK, 1.5)
+        for f0, r0, f1, r1 in lines.palaces:
+            c.line(*point(r0 * v.files + f0), *point(r1 * v.files + f1), INK, 1.5)
+            c.line(*point(r0 * v.files + f1), *point(r1 * v.files + f0), INK, 1.5)
+        if lines.river is not None:  # the river's words, 楚河 and 漢界, in the two halves
+            y = self.top + (v.ranks - lines.river) * SQUARE - SQUARE * 0.4
+            for i, ch in enumerate("楚河漢界"):
+                x = self.left + SQUARE * (1 + i if i < 2 else v.files - 4.8 + i)  # half a square in from the edges
+                c.outline(OUTLINES[ch], x, y, SQUARE * 0.8, INK)
+        c.rect(self.left, self.top, v.files * SQUARE, v.ranks * SQUARE, "none", stroke=INK, stroke_width=2.0)
 
     def piece(self, sq: int, t: PieceType, colour: int, size: float = SQUARE) -> None:
         x, y = self.centre(sq)
@@ -99,7 +131,7 @@ class _Board:
 
     def put(self, t: PieceType, colour: int, x: float, y: float, size: float) -> None:
         uid = f"{self.uid}{'wb'[colour]}{t.index}"
-        self.canvas.glyph(piece_svg(symbol_of(t), colour, uid), x, y, size)
+        self.canvas.glyph(piece_svg(symbol_of(t, self.v.board_style), colour, uid), x, y, size)
 
     def legend(self, row: int, words: str, draw=None) -> None:
         """One legend line under the board; ``draw(x, y)`` draws its key in a 16-pixel box."""
@@ -298,7 +330,8 @@ def transform_picture(v: Variant, group: Sequence[int]) -> Canvas:
     for i, t in enumerate(types):
         x = MARGIN / 2 + i * step
         for colour in (WHITE, BLACK):
-            c.glyph(piece_svg(symbol_of(t), colour, f"tf{colour}{t.index}{i}"), x + colour * SQUARE, 4, SQUARE)
+            face = piece_svg(symbol_of(t, v.board_style), colour, f"tf{colour}{t.index}{i}")
+            c.glyph(face, x + colour * SQUARE, 4, SQUARE)
         c.label(x + SQUARE, SQUARE + 20, f"{t.name} ({t.letter})", 12)
         c.label(x + SQUARE, SQUARE + 36, t.betza, 11, fill="#555")
     return c

@@ -75,6 +75,11 @@ class Canvas:
         inner = piece_svg[piece_svg.index(">") + 1:piece_svg.rindex("</svg>")]
         self.parts.append(f'<g transform="translate({_num(x)} {_num(y)}) scale({_num(size / 100)})">{inner}</g>')
 
+    def outline(self, d: str, x: float, y: float, size: float, fill: str) -> None:
+        """A filled outline (SVG path data on a 100 x 100 box, :mod:`morphchess.cjk_glyphs`) in a box."""
+        self.parts.append(f'<path transform="translate({_num(x)} {_num(y)}) scale({_num(size / 100)})" '
+                          f'fill={attr(fill)} d={attr(d)}/>')
+
     def svg(self) -> str:
         """The picture as a standalone SVG document."""
         w, h = _num(self.width), _num(self.height)

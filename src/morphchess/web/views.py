@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from ..boardstyle import lines_of
+from ..cjk_glyphs import OUTLINES
 from ..diagrams import move_diagram
 from ..pieceset import svg, symbol_of
 from ..variant import BLACK, WHITE, PieceType, Variant
 
-__all__ = ["variant_view", "zones_view"]
+__all__ = ["variant_view", "board_view", "zones_view"]
 
 
 def variant_view(key: str, v: Variant) -> dict:
     """Everything the page needs to draw a variant and its legend."""
     types = []
     for t in v.types:
-        sym = symbol_of(t)
+        sym = symbol_of(t, v.board_style)
         types.append({
             "letter": t.letter,
             "name": t.name,
@@ -34,6 +36,7 @@ def variant_view(key: str, v: Variant) -> dict:
         "files": v.files,
         "ranks": v.ranks,
         "holes": sorted(v.square_name(s) for s in v.holes),
+        "board": board_view(v),
         "zones": zones_view(v),
         "setups": list(v.setups),
         "types": types,
@@ -48,6 +51,19 @@ def variant_view(key: str, v: Variant) -> dict:
         "warnings": list(v.warnings),
         "definition": v.text,
     }
+
+
+def board_view(v: Variant) -> dict:
+    """How the board is drawn (morphchess.boardstyle): its style, and for a board of points the rank
+    (from 0) below which the river runs, the palaces as [first corner, far corner] square names and
+    the river's words as outlines (SVG path data on a 100 x 100 box)."""
+    lines = lines_of(v)
+    if lines is None:
+        return {"style": v.board_style}
+    name = v.square_name
+    return {"style": v.board_style, "river": lines.river,
+            "palaces": [[name(r0 * v.files + f0), name(r1 * v.files + f1)] for f0, r0, f1, r1 in lines.palaces],
+            "words": [OUTLINES[ch] for ch in "楚河漢界"] if lines.river is not None else []}
 
 
 def zones_view(v: Variant) -> list[dict]:

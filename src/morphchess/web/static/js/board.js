@@ -4,6 +4,7 @@
 
 import { el, svgImage } from "./dom.js";
 import { Marks } from "./marks.js";
+import { pointsLayer } from "./points.js";
 
 const DRAG_PX = 5; // a press that moves farther than this is a drag, else a click
 
@@ -92,6 +93,9 @@ export class BoardView {
     this.el.style.setProperty("--files", files);
     this.el.style.setProperty("--ranks", ranks);
     const holes = new Set(this.variant.holes || []);
+    const board = this.variant.board || { style: "chequered" };
+    const points = board.style === "xiangqi"; // pieces on the points of lines (boardstyle.py)
+    this.el.classList.toggle("points", points);
     const ranksCol = el("div", { class: "ranks", "aria-hidden": "true" });
     const filesRow = el("div", { class: "files", "aria-hidden": "true" });
     const squares = el("div", { class: "squares" });
@@ -106,8 +110,9 @@ export class BoardView {
           squares.append(el("div", { class: "hole", "data-hole": name, "aria-hidden": "true" }));
           continue;
         }
-        const shade = (f + r) % 2 === 0 ? "dark" : "light";
-        const cell = el("div", { class: `sq ${shade}`, role: "button", tabindex: "-1", "data-square": name });
+        const shade = points ? "point" : (f + r) % 2 === 0 ? "dark" : "light";
+        const cell = el("div", { class: `sq ${shade}`, role: "button", tabindex: "-1", "data-square": name,
+          "data-shade": shade });
         this.cells.set(name, cell);
         squares.append(cell);
       }
@@ -115,6 +120,7 @@ export class BoardView {
     for (let col = 0; col < files; col++) {
       filesRow.append(el("div", {}, String.fromCharCode(97 + (this.flipped ? files - 1 - col : col))));
     }
+    if (points) squares.prepend(pointsLayer(files, ranks, board, (name) => this.place(name)));
     const marks = this.marks || new Marks(null);
     marks.svg = marks.svg || Marks.layer();
     squares.append(marks.svg);
@@ -182,7 +188,7 @@ export class BoardView {
       }
       const options = targets.get(name);
       const last = this.view.last && (this.view.last.from === name || this.view.last.to === name);
-      cell.className = `sq ${cell.classList.contains("dark") ? "dark" : "light"}`;
+      cell.className = `sq ${cell.dataset.shade}`;
       cell.classList.toggle("last", Boolean(last) || lastLegs.includes(name));
       cell.classList.toggle("path", path.has(name));
       cell.classList.toggle("zone", this.zone.has(name));
