@@ -128,6 +128,11 @@ def test_healthz_and_an_access_log_without_tokens(served):
     (["--engine-games", "two"], "engine-games 'two': not a number"),
     (["--trusted-proxy", "proxy.example"], "trusted-proxy 'proxy.example': not an address"),
     (["--definitions-cached", "0"], "definitions-cached '0': at least 1"),
+    (["--port", "٨٠٠٠"], "port '٨٠٠٠': use a number"),  # digits Python's int reads but no one types
+    (["--engine-games", "٢"], "engine-games '٢': not a number (ASCII digits)"),
+    (["--games-per-minute", "５"], "games-per-minute '５': not a number (ASCII digits)"),
+    (["--definitions-cached", "99999999999999999999999"], "definitions-cached '99999999999999999999': at most"),
+    (["--engine-seconds", "1e12"], "engine-seconds '1e12': at most 1,000,000,000"),
 ])
 def test_every_limit_option_is_checked_in_one_line(options, words):
     r = subprocess.run([sys.executable, "-m", "morphchess", "serve", *options], capture_output=True, text=True,

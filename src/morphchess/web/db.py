@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import overload
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -37,9 +38,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["metadata", "definitions", "games", "moves", "hits", "Database", "default_url", "now"]
+__all__ = ["metadata", "definitions", "games", "moves", "hits", "Database", "default_url", "now", "MAX_INT"]
 
 metadata = MetaData()
+MAX_INT = 2**31 - 1  # the largest number an Integer column holds on both databases: every id or count read
 CHANNEL = "morphchess_games"  # PostgreSQL notifications: the payload is a game id
 _log = logging.getLogger("morphchess.web")
 
@@ -74,8 +76,8 @@ games = Table(
     Column("black_joined", Boolean, nullable=False, default=False),
     Column("level", Integer, nullable=False),
     Column("tc", String(16)),  # time control as written ("5+3", "3d"); NULL: untimed
-    Column("white_ms", Integer),  # time left when clock_at was set
-    Column("black_ms", Integer),
+    Column("white_ms", BigInteger),  # time left when clock_at was set (30 days overflow 32 bits)
+    Column("black_ms", BigInteger),
     Column("clock_at", DateTime(timezone=True)),
     Column("ply", Integer, nullable=False, default=0),
     Column("version", Integer, nullable=False, default=0),
@@ -105,7 +107,7 @@ moves = Table(
     Column("san", Text, nullable=False),
     Column("gc", Text, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
-    Column("clock_ms", Integer),  # the mover's time left after the move
+    Column("clock_ms", BigInteger),  # the mover's time left after the move
 )
 
 hits = Table(

@@ -22,20 +22,27 @@ __all__ = ["add", "SHUTDOWN_S"]
 SHUTDOWN_S = 3  # seconds given to requests still running when the server is asked to stop
 
 
+MAX_OPTION = 10**9  # the largest value of any limit option (a count, or seconds)
+
+
 def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"port {text[:20]!r}: use a number from 1 to 65535")
     return int(text)
 
 
 def _limit_type(name: str, kind: type, minimum: float):
     def read(text: str):
+        """A number in ASCII digits (not ٥ or ５: Python's int and float would read them)."""
         try:
+            if not text.isascii():
+                raise ValueError(text)
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: not a number") from None
-        if not minimum <= value < math.inf:
-            why = f"at least {minimum:g}" if value < minimum else "a finite number"
+            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: not a number (ASCII digits)") from None
+        if not minimum <= value <= MAX_OPTION:
+            why = f"at least {minimum:g}" if value < minimum else "a finite number" if not value < math.inf \
+                else f"at most {MAX_OPTION:,}"
             raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: {why}")
         return value
     return read

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
+from ..db import MAX_INT
 from ..events import resume_from
 from ..limits import check, client_key
 from ..seats import token_of
@@ -31,7 +32,7 @@ def _talk(request: Request) -> Talk:
 
 
 @router.get("/games/{gid}/talk", summary="the game's talk: messages after id `since`, oldest first")
-def read(request: Request, gid: str, since: int = Query(0, ge=0)):
+def read(request: Request, gid: str, since: int = Query(0, ge=0, le=MAX_INT)):
     game = request.app.state.store.get(gid)
     return {"messages": _talk(request).messages(gid, since), "spectators": not game.row["talk_closed"]}
 
@@ -50,7 +51,8 @@ def spectators(request: Request, gid: str, body: SpectatorsIn):
 
 
 @router.get("/games/{gid}/talk/events", summary="the talk's live event stream (Server-Sent Events)")
-def events(request: Request, gid: str, since: int = Query(0, ge=0), last_event_id: str | None = Header(None),
+def events(request: Request, gid: str, since: int = Query(0, ge=0, le=MAX_INT),
+           last_event_id: str | None = Header(None),
            player: bool = Query(False, description="the listener holds a seat (not counted as a spectator)")):
     request.app.state.store.get(gid)  # 404 before the stream starts
     start = resume_from(last_event_id, since) or 0
