@@ -17,7 +17,6 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
-from sqlalchemy import text
 
 from .. import library
 from . import apidocs, errors
@@ -25,7 +24,7 @@ from .access import AccessLog, log_to_stderr
 from .bots import Bots, search_limits
 from .catalog import Catalog, describe
 from .db import Database, default_url
-from .errors import ApiError
+from .errors import Unavailable
 from .events import Notifier, ended_on_signals
 from .headers import SecurityHeaders
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
@@ -53,10 +52,6 @@ SWITCH_S = 0.0005
 
 class Definition(BaseModel):
     definition: str = Field(..., max_length=MAX_DEFINITION, description="Interactive Diagram definition text")
-
-
-class Unavailable(ApiError):
-    status, code = 503, "unavailable"
 
 
 def create_app(db_url: str | None = None, limits: Limits | int | None = None) -> FastAPI:
@@ -127,11 +122,12 @@ def _add_variants(app: FastAPI, catalog: Catalog) -> None:
                 views.popitem(last=False)
         return views[key]
 
-    @app.get("/healthz", summary="200 when the server answers from its database, else 503")
+    @app.get("/healthz", summary="200 when the server can store changes in its database, else 503")
     def healthz():
         try:
-            with catalog.db.read() as conn:
-                conn.execute(text("SELECT 1"))
+            catalog.db.check()
+        except Unavailable:
+            raise
         except Exception as e:  # noqa: BLE001 - a supervisor only needs to know it does not work
             raise Unavailable(f"database: {str(e).splitlines()[0][:200] if str(e) else type(e).__name__}") from None
         return {"ok": True, "database": "sqlite" if catalog.db.sqlite else "postgresql"}

@@ -6,6 +6,13 @@ UPDATE`` on PostgreSQL (the game's row), so concurrent requests on one game
 run one after the other, whichever process serves them.  On PostgreSQL every
 change also sends a notification (``NOTIFY``) that wakes the event streams of
 all processes at once; elsewhere they poll.
+
+A database that cannot be used (a stopped PostgreSQL, an SQLite file removed,
+replaced or made read-only) raises :class:`~morphchess.web.errors.Unavailable`
+(503) at once, and is used again as soon as it is back: a new SQLite file at
+the path is opened afresh (and migrated), PostgreSQL's connections are checked
+before each use.  A write is answered only once it is committed to the file
+at the path (an SQLite file removed while it was written fails it too).
 """
 
 from __future__ import annotations
@@ -37,12 +44,17 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+from .errors import Unavailable
 
 __all__ = ["metadata", "definitions", "games", "moves", "hits", "Database", "default_url", "now", "MAX_INT"]
 
 metadata = MetaData()
 MAX_INT = 2**31 - 1  # the largest number an Integer column holds on both databases: every id or count read
 CHANNEL = "morphchess_games"  # PostgreSQL notifications: the payload is a game id
+READ_ONLY_STATE = "25006"  # PostgreSQL: a write in a read-only transaction (default_transaction_read_only)
+CONNECT_S = 3  # seconds to connect to PostgreSQL before the request is answered 503
 _log = logging.getLogger("morphchess.web")
 
 definitions = Table(
@@ -133,6 +145,11 @@ def aware(t):
     return t if t is None or t.tzinfo else t.replace(tzinfo=UTC)
 
 
+def _first_line(e: Exception) -> str:
+    text = str(getattr(e, "orig", None) or e).strip()
+    return text.splitlines()[0][:200] if text else type(e).__name__
+
+
 def default_url() -> str:
     """The SQLite file in the user's data directory ($XDG_DATA_HOME/morphchess/games.sqlite3)."""
     base = os.environ.get("XDG_DATA_HOME")
@@ -148,8 +165,9 @@ def default_url() -> str:
 def _engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    if not url.startswith("sqlite"):
-        return create_engine(url, pool_size=5, max_overflow=15, pool_pre_ping=True)  # 20 a worker at most
+    if not url.startswith("sqlite"):  # 20 connections a worker at most; a stopped server is told at once
+        return create_engine(url, pool_size=5, max_overflow=15, pool_pre_ping=True, pool_timeout=10,
+                             connect_args={"connect_timeout": CONNECT_S})
     eng = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False})
 
     @event.listens_for(eng, "connect")
@@ -173,7 +191,12 @@ class Database:
         self.engine = _engine(url)
         self.sqlite = self.engine.dialect.name == "sqlite"
         self._closed = threading.Event()
+        database = self.engine.url.database if self.sqlite else None
+        self.path = Path(database) if database and database != ":memory:" else None  # an SQLite file
+        self._file: tuple[int, int] | None = None  # the (device, inode) of the file the pool has open
+        self._reopen = threading.Lock()
         self.migrate()
+        self._file = self._identity()
 
     def migrate(self) -> None:
         """Run the Alembic migrations shipped in the package (one process at a time)."""
@@ -200,7 +223,8 @@ class Database:
         """A read-only transaction that sees one snapshot: a game's row and its moves agree even while
         another worker commits a move (PostgreSQL's default isolation takes a snapshot per statement;
         SQLite's read transactions already see one)."""
-        with self.engine.connect() as conn:
+        self._check_file()
+        with self._available(), self.engine.connect() as conn:
             if not self.sqlite:
                 conn.execution_options(isolation_level="REPEATABLE READ")
             with conn.begin():
@@ -208,11 +232,87 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A transaction that commits at the end (before any answer is sent), rolled back on error."""
-        with self.engine.connect() as conn:
+        """A transaction that commits at the end (before any answer is sent), rolled back on error;
+        Unavailable when it could not be stored (the SQLite file is then checked again after the commit:
+        one removed meanwhile took the change with it)."""
+        self._check_file()
+        with self._available(), self.engine.connect() as conn:
             conn.execution_options(write=True)
             with conn.begin():
                 yield conn
+        if self.path is not None and self._identity() != self._file:
+            if self._identity() is None:
+                self._gone()
+            raise Unavailable(f"the database file {self.path.name} was removed or replaced while the change "
+                              "was written: it was not stored")
+
+    @contextmanager
+    def _available(self) -> Iterator[None]:
+        """Turn the errors of a database that cannot be used into Unavailable (and drop the pool's
+        connections, which may be broken); other errors pass."""
+        try:
+            yield
+        except (OperationalError, InterfaceError) as e:
+            self.engine.dispose()
+            raise Unavailable(f"the database is unavailable: {_first_line(e)}", {"Retry-After": "5"}) from None
+        except DBAPIError as e:
+            if not (e.connection_invalidated or getattr(e.orig, "sqlstate", None) == READ_ONLY_STATE):
+                raise
+            self.engine.dispose()
+            raise Unavailable(f"the database is unavailable: {_first_line(e)}", {"Retry-After": "5"}) from None
+
+    def _identity(self) -> tuple[int, int] | None:
+        """The (device, inode) of the SQLite file now at the path, or None if there is none."""
+        if self.path is None:
+            return None
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def _check_file(self) -> None:
+        """SQLite: refuse (Unavailable) while the file is missing or read-only, before SQLite touches it
+        (it would make a new empty file, or fail writing its shared memory); open a new file at the
+        path afresh, migrated."""
+        if self.path is None:
+            return
+        found = self._identity()
+        if found is None:
+            self._gone()
+            raise Unavailable(f"the database file {self.path.name} is missing (removed or moved); the server "
+                              "answers again once it is back", {"Retry-After": "5"})
+        if found != self._file:
+            with self._reopen:
+                if self._identity() != self._file:
+                    _log.warning("the database file %s is a new file: opened afresh", self.path)
+                    self.engine.dispose()
+                    self.migrate()
+                    self._file = found
+        if not os.access(self.path, os.W_OK):
+            raise Unavailable(f"the database file {self.path.name} is read-only; the server answers again "
+                              "once it can write it", {"Retry-After": "5"})
+
+    def _gone(self) -> None:
+        """The file is missing: close the pool's connections to the old one, and move its write-ahead
+        log aside (``games.db-wal.orphan``), or SQLite would play it into the file put back (once)."""
+        with self._reopen:
+            if self._file is None:
+                return
+            _log.warning("the database file %s is missing", self.path)
+            self.engine.dispose()
+            self._file = None
+            for suffix in ("-wal", "-shm"):
+                left = Path(f"{self.path}{suffix}")
+                if self._identity() is None and left.exists():
+                    left.replace(f"{left}.orphan")
+
+    def check(self) -> None:
+        """Unavailable unless a change could be stored now (the health check)."""
+        with self.write() as conn:
+            read_only = not self.sqlite and conn.execute(text("SHOW transaction_read_only")).scalar() == "on"
+            if read_only:
+                raise Unavailable("the database is read-only (default_transaction_read_only)")
 
     def lock_game(self, conn: Connection, gid: str):
         """The game's row, locked until the transaction ends (None for an unknown id)."""

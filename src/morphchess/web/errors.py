@@ -17,7 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..errors import InputError
 
 __all__ = ["ApiError", "NotFound", "Forbidden", "Conflict", "StalePly", "IllegalMove", "BadInput",
-           "RateLimited", "Busy", "install", "BodyLimit", "AnswerLimit", "MAX_BODY", "MAX_ANSWER"]
+           "RateLimited", "Busy", "Unavailable", "install", "BodyLimit", "AnswerLimit", "MAX_BODY", "MAX_ANSWER"]
 
 MAX_BODY = 256 * 1024
 MAX_ANSWER = 4 * 1024 * 1024  # bytes of one answer that declares its length (event streams do not)
@@ -63,6 +63,12 @@ class BadInput(ApiError):
 
 class RateLimited(ApiError):
     status, code = 429, "rate_limited"
+
+
+class Unavailable(ApiError):
+    """The database cannot be used now (stopped, its file missing or read-only); try again shortly."""
+
+    status, code = 503, "unavailable"
 
 
 class Busy(ApiError):
