@@ -27,6 +27,7 @@ from .db import Database, default_url
 from .errors import Unavailable
 from .events import Notifier, ended_on_signals
 from .headers import SecurityHeaders
+from .labs import Labs
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
 from .routes.analysis import router as analysis_router
@@ -38,6 +39,7 @@ from .routes.mygames import router as mygames_router
 from .routes.pictures import router as pictures_router
 from .routes.rematch import router as rematch_router
 from .routes.talk import router as talk_router
+from .serve import exit_after
 from .store import Store
 from .views import variant_view
 
@@ -67,20 +69,27 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     store.listeners.append(notifier.changed)
     db.listen(notifier.changed)  # changes made by other processes (PostgreSQL)
     bots = Bots(store, limits)
+    labs = Labs(db)
+
+    def stopping() -> None:  # SIGTERM or SIGINT: end the streams now, and the process soon whatever runs
+        notifier.close()
+        exit_after()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         bots.sweep()  # engine seats left to move by a stopped server
-        with ended_on_signals(notifier.close):
+        labs.sweep()  # lab runs whose server was killed
+        with ended_on_signals(stopping):
             yield
         notifier.close()
+        labs.close()
         bots.close()
         db.dispose()
 
     app = FastAPI(title="morphchess", description=__doc__, version="0.1.0", docs_url=None, redoc_url=None,
                   lifespan=lifespan)
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
-    app.state.limits, app.state.limiter = limits, RateLimiter(db, limits)
+    app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
     errors.install(app)
     app.add_middleware(errors.BodyLimit)
     app.add_middleware(errors.AnswerLimit)

@@ -48,7 +48,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from .errors import Unavailable
 
-__all__ = ["metadata", "definitions", "games", "moves", "hits", "Database", "default_url", "now", "MAX_INT"]
+__all__ = ["metadata", "definitions", "games", "moves", "hits", "labs", "Database", "default_url", "now", "MAX_INT"]
 
 metadata = MetaData()
 MAX_INT = 2**31 - 1  # the largest number an Integer column holds on both databases: every id or count read
@@ -129,6 +129,22 @@ hits = Table(
     Column("action", String(16), nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
     Index("hits_client_action", "client", "action", "at"),
+)
+
+labs = Table(
+    "labs", metadata,  # the Lab's runs (web/labs.py)
+    Column("id", String(12), primary_key=True),
+    Column("variant", String(200), nullable=False),
+    Column("player", String(20), nullable=False),  # level:1 and the like
+    Column("games", Integer, nullable=False),
+    Column("done", Integer, nullable=False),  # games finished so far
+    Column("state", String(8), nullable=False, index=True),  # running, done, failed, ended
+    Column("error", Text),  # failed, ended: why
+    Column("summary", Text),  # done: JSON
+    Column("report", Text),  # done: the report page (HTML)
+    Column("lease", DateTime(timezone=True), nullable=False),  # running: its server renews it; past: ended
+    Column("created", DateTime(timezone=True), nullable=False, index=True),
+    Column("updated", DateTime(timezone=True), nullable=False),
 )
 
 
