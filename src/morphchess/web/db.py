@@ -324,8 +324,9 @@ class Database:
                     left.replace(f"{left}.orphan")
 
     def check(self) -> None:
-        """Unavailable unless a change could be stored now (the health check)."""
-        with self.write() as conn:
+        """Unavailable unless a change could be stored now (the health check; SQLite's file is checked
+        before any transaction, so this takes no write lock)."""
+        with self.read() as conn:
             read_only = not self.sqlite and conn.execute(text("SHOW transaction_read_only")).scalar() == "on"
             if read_only:
                 raise Unavailable("the database is read-only (default_transaction_read_only)")
