@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -50,6 +51,9 @@ def test_a_removed_sqlite_file_is_503_until_it_is_back(tmp_path):
         refused(lambda: client.post("/api/games", json={}), "missing")
         refused(lambda: watcher.call("GET"), "missing")
         assert not os.path.exists(db)  # no new empty file was made in its place
+        Path(db).write_bytes(b"not a database" * 100)  # a wrong file first
+        refused(lambda: client.get("/healthz"), "cannot be used")
+        os.remove(db)
         shutil.copy(tmp_path / "copy.db", db)  # the administrator puts the copy back
         assert client.get("/healthz").status_code == 200
         assert bob.move("e7e5", ply=1).status_code == 200

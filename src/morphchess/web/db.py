@@ -268,11 +268,9 @@ class Database:
         connections, which may be broken); other errors pass."""
         try:
             yield
-        except (OperationalError, InterfaceError) as e:
-            self.engine.dispose()
-            raise Unavailable(f"the database is unavailable: {_first_line(e)}", {"Retry-After": "5"}) from None
         except DBAPIError as e:
-            if not (e.connection_invalidated or getattr(e.orig, "sqlstate", None) == READ_ONLY_STATE):
+            if not (isinstance(e, OperationalError | InterfaceError) or e.connection_invalidated
+                    or getattr(e.orig, "sqlstate", None) == READ_ONLY_STATE):
                 raise
             self.engine.dispose()
             raise Unavailable(f"the database is unavailable: {_first_line(e)}", {"Retry-After": "5"}) from None
@@ -299,15 +297,28 @@ class Database:
             raise Unavailable(f"the database file {self.path.name} is missing (removed or moved); the server "
                               "answers again once it is back", {"Retry-After": "5"})
         if found != self._file:
-            with self._reopen:
-                if self._identity() != self._file:
-                    _log.warning("the database file %s is a new file: opened afresh", self.path)
-                    self.engine.dispose()
-                    self.migrate()
-                    self._file = found
+            self._reopen_file()
         if not os.access(self.path, os.W_OK):
             raise Unavailable(f"the database file {self.path.name} is read-only; the server answers again "
                               "once it can write it", {"Retry-After": "5"})
+
+    def _reopen_file(self) -> None:
+        """A new file is at the path (put back, restored): drop the pool's connections to the old one and
+        migrate the new one (Unavailable if it cannot be used; tried again at the next request)."""
+        assert self.path is not None
+        with self._reopen:
+            fresh = self._identity()
+            if fresh is None or fresh == self._file:
+                return
+            _log.warning("the database file %s is a new file: opened afresh", self.path)
+            self.engine.dispose()
+            try:
+                self.migrate()
+            except Exception as e:  # noqa: BLE001 - whatever is wrong with the file, it cannot be used yet
+                self.engine.dispose()
+                raise Unavailable(f"the database file {self.path.name} cannot be used: {_first_line(e)}",
+                                  {"Retry-After": "5"}) from None
+            self._file = fresh
 
     def _gone(self) -> None:
         """The file is missing: close the pool's connections to the old one, and move its write-ahead
