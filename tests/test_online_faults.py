@@ -148,3 +148,22 @@ def test_a_read_only_postgresql_is_503_until_it_can_be_written(postgres):
             read_only(False)
         assert client.get("/healthz").status_code == 200
         assert ann.move("e2e4").status_code == 200 and bob.state()["ply"] == 1
+
+
+@pytest.mark.slow
+def test_a_request_that_finds_every_connection_taken_is_503_after_its_wait(postgres, monkeypatch):
+    from morphchess.web import db as database
+    monkeypatch.setattr(database, "POOL_WAIT_S", 0.5)
+    db = database.Database(postgres.url)
+    held = [db.engine.connect() for _ in range(20)]  # a worker's 20 connections, all busy
+    try:
+        start = time.monotonic()
+        with pytest.raises(database.Unavailable, match="connections are all in use"), db.read():
+            pass
+        assert time.monotonic() - start < QUICK_S
+    finally:
+        for conn in held:
+            conn.close()
+    with db.read():  # a connection free again
+        pass
+    db.dispose()

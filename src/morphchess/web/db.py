@@ -45,6 +45,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from .errors import Unavailable
 
@@ -55,6 +56,7 @@ MAX_INT = 2**31 - 1  # the largest number an Integer column holds on both databa
 CHANNEL = "morphchess_games"  # PostgreSQL notifications: the payload is a game id
 READ_ONLY_STATE = "25006"  # PostgreSQL: a write in a read-only transaction (default_transaction_read_only)
 CONNECT_S = 3  # seconds to connect to PostgreSQL before the request is answered 503
+POOL_WAIT_S = 10.0  # seconds a request waits for one of its worker's 20 connections before it is answered 503
 _log = logging.getLogger("morphchess.web")
 
 definitions = Table(
@@ -182,7 +184,7 @@ def _engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if not url.startswith("sqlite"):  # 20 connections a worker at most; a stopped server is told at once
-        return create_engine(url, pool_size=5, max_overflow=15, pool_pre_ping=True, pool_timeout=10,
+        return create_engine(url, pool_size=5, max_overflow=15, pool_pre_ping=True, pool_timeout=POOL_WAIT_S,
                              connect_args={"connect_timeout": CONNECT_S})
     eng = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False})
 
@@ -268,6 +270,9 @@ class Database:
         connections, which may be broken); other errors pass."""
         try:
             yield
+        except PoolTimeout:
+            raise Unavailable("the database's connections are all in use; try again shortly",
+                              {"Retry-After": "5"}) from None
         except DBAPIError as e:
             if not (isinstance(e, OperationalError | InterfaceError) or e.connection_invalidated
                     or getattr(e.orig, "sqlstate", None) == READ_ONLY_STATE):
