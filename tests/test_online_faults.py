@@ -8,6 +8,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -75,6 +76,28 @@ def test_a_change_whose_file_is_removed_while_it_is_written_is_not_answered_200(
         client.app.state.store.endings.remove(remove)
         shutil.copy(tmp_path / "copy.db", db)
         assert ann.state()["status"] == "playing"  # as the answer said: the resignation was not stored
+
+
+def test_event_streams_end_cleanly_when_the_database_goes(tmp_path, caplog):
+    db = str(tmp_path / "games.db")
+    with TestClient(create_app(f"sqlite:///{db}", 100000)) as client:
+        ann, _, _ = invite(client)
+        ended = []
+
+        def follow(path: str) -> None:
+            with client.stream("GET", path) as r:
+                ended.append(b"".join(r.iter_bytes()))
+
+        readers = [threading.Thread(target=follow, args=(f"/api/games/{ann.gid}/{what}",), daemon=True)
+                   for what in ("events", "talk/events")]
+        for reader in readers:
+            reader.start()
+        time.sleep(1)
+        os.remove(db)
+        for reader in readers:
+            reader.join(10)
+        assert len(ended) == 2 and all(b"retry:" in text for text in ended)
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
 def _chattr(flag: str, path: str) -> bool:

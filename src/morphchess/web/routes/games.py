@@ -16,7 +16,7 @@ from ...records import read_record, record_format
 from .. import actions
 from ..bots import Bots
 from ..db import MAX_INT, aware, now
-from ..errors import BadInput, NotFound
+from ..errors import BadInput, NotFound, until_unavailable
 from ..events import resume_from, stream
 from ..game import Game, Status
 from ..gameview import board_view, outcome_view, state_view, summary_view
@@ -147,7 +147,7 @@ def events(request: Request, gid: str, since: int | None = Query(None, ge=0, le=
     store = _store(request)
     store.get(gid)  # 404 before the stream starts
     since = resume_from(last_event_id, since)
-    body = stream(store, _bots(request), request.app.state.notifier, gid, since)
+    body = until_unavailable(stream(store, _bots(request), request.app.state.notifier, gid, since))
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

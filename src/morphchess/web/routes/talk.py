@@ -7,6 +7,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from ..db import MAX_INT
+from ..errors import until_unavailable
 from ..events import resume_from
 from ..limits import check, client_key
 from ..seats import token_of
@@ -56,6 +57,6 @@ def events(request: Request, gid: str, since: int = Query(0, ge=0, le=MAX_INT),
            player: bool = Query(False, description="the listener holds a seat (not counted as a spectator)")):
     request.app.state.store.get(gid)  # 404 before the stream starts
     start = resume_from(last_event_id, since) or 0
-    body = stream(_talk(request), request.app.state.notifier, gid, start, spectator=not player)
+    body = until_unavailable(stream(_talk(request), request.app.state.notifier, gid, start, spectator=not player))
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
