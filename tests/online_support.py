@@ -26,27 +26,48 @@ def _as_postgres(cmd: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
 
 
-def start_postgres() -> tuple[str, Callable[[], None]]:
-    """Start a PostgreSQL server in a temporary directory: its URL and a function that stops it."""
-    debian_program(f"{PG_BIN[-1]}/initdb" if PG_BIN else None, "postgresql")
-    bin_dir = PG_BIN[-1]
-    folder = Path(tempfile.mkdtemp(prefix="morphchess-pg-"))  # not under pytest's root-only folders
-    data = folder / "pgdata"
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres")
-    port = free_port()
-    run = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE}
-    subprocess.run(_as_postgres([f"{bin_dir}/initdb", "-D", str(data), "-U", "postgres", "--auth=trust",
-                                 "-E", "UTF8"]), **run)
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    subprocess.run(_as_postgres([f"{bin_dir}/pg_ctl", "-D", str(data), "-o", options, "-w", "-l",
-                                 str(folder / "log"), "start"]), **run)
+class Postgres:
+    """A PostgreSQL server in a temporary directory: started at once, it can be stopped and started
+    again on the same data (faults), then removed."""
 
-    def stop() -> None:
-        subprocess.run(_as_postgres([f"{bin_dir}/pg_ctl", "-D", str(data), "-m", "immediate", "stop"]),
+    def __init__(self) -> None:
+        debian_program(f"{PG_BIN[-1]}/initdb" if PG_BIN else None, "postgresql")
+        self.bin = PG_BIN[-1]
+        self.folder = Path(tempfile.mkdtemp(prefix="morphchess-pg-"))  # not under pytest's root-only folders
+        self.data = self.folder / "pgdata"
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+        self.port = free_port()
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, program: str, *args: str) -> None:
+        subprocess.run(_as_postgres([f"{self.bin}/{program}", *args]), check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+
+    def start(self) -> None:
+        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+                   "-c max_connections=200")
+        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-w", "-l", str(self.folder / "log"), "start")
+
+    def halt(self) -> None:
+        """Stop the server as an administrator would (its sessions are ended), keeping its data."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def remove(self) -> None:
+        subprocess.run(_as_postgres([f"{self.bin}/pg_ctl", "-D", str(self.data), "-m", "immediate", "stop"]),
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        shutil.rmtree(folder, ignore_errors=True)
-    return f"postgresql://postgres@127.0.0.1:{port}/postgres", stop
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def start_postgres() -> tuple[str, Callable[[], None]]:
+    """Start a PostgreSQL server in a temporary directory: its URL and a function that removes it."""
+    server = Postgres()
+    return server.url, server.remove
 
 
 class Server:

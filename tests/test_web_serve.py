@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -21,13 +22,16 @@ from programs import free_port  # noqa: E402
 
 
 class Serve:
-    """``morphchess serve`` in a subprocess on a free port, its stderr kept."""
+    """``morphchess serve`` in a subprocess on a free port, its stderr kept; ``before``: Python run in
+    the process before the command (``-c``)."""
 
-    def __init__(self, tmp_path, *options: str) -> None:
+    def __init__(self, tmp_path, *options: str, before: str | None = None) -> None:
         self.port = free_port()
         self.log = tmp_path / f"serve-{self.port}.log"
+        start = ["-m", "morphchess"] if before is None else \
+            ["-c", before + "\nimport sys\nfrom morphchess.cli import main\nsys.exit(main(sys.argv[1:]))"]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "morphchess", "serve", "--port", str(self.port), "--db",
+            [sys.executable, *start, "serve", "--port", str(self.port), "--db",
              f"sqlite:///{tmp_path}/games.db", *options],
             stdout=subprocess.DEVNULL, stderr=self.log.open("wb"))
         end = time.monotonic() + 60
@@ -60,8 +64,8 @@ class Serve:
 def served(tmp_path):
     made: list[Serve] = []
 
-    def start(*options: str) -> Serve:
-        made.append(Serve(tmp_path, *options))
+    def start(*options: str, before: str | None = None) -> Serve:
+        made.append(Serve(tmp_path, *options, before=before))
         return made[-1]
     yield start
     for s in made:
@@ -128,6 +132,11 @@ def test_healthz_and_an_access_log_without_tokens(served):
     (["--engine-games", "two"], "engine-games 'two': not a number"),
     (["--trusted-proxy", "proxy.example"], "trusted-proxy 'proxy.example': not an address"),
     (["--definitions-cached", "0"], "definitions-cached '0': at least 1"),
+    (["--port", "٨٠٠٠"], "port '٨٠٠٠': use a number"),  # digits Python's int reads but no one types
+    (["--engine-games", "٢"], "engine-games '٢': not a number (ASCII digits)"),
+    (["--games-per-minute", "５"], "games-per-minute '５': not a number (ASCII digits)"),
+    (["--definitions-cached", "99999999999999999999999"], "definitions-cached '99999999999999999999': at most"),
+    (["--engine-seconds", "1e12"], "engine-seconds '1e12': at most 1,000,000,000"),
 ])
 def test_every_limit_option_is_checked_in_one_line(options, words):
     r = subprocess.run([sys.executable, "-m", "morphchess", "serve", *options], capture_output=True, text=True,
@@ -167,3 +176,92 @@ def test_uvicorn_workers_end_their_streams_at_once_on_sigterm(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def _alive(pid: int) -> bool:
+    """Is the process running (not gone, not a zombie waiting to be reaped)?"""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _parent(pid: str) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def _lab_workers(pid: int, timeout: float = 30) -> list[int]:
+    """The lab's worker processes of the server ``pid`` (spawned children, not the resource tracker),
+    waiting for the first to start."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = []
+        for entry in os.listdir("/proc"):
+            try:
+                if not entry.isdigit() or _parent(entry) != pid:
+                    continue
+                command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"spawn_main" in command and b"resource_tracker" not in command:
+                found.append(int(entry))
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError("no lab worker started")
+
+
+def _lab_state(server: Serve, lab_id: str, wanted: str, timeout: float) -> dict:
+    end = time.monotonic() + timeout
+    while True:
+        status, lab = server.call("GET", f"/api/lab/{lab_id}")
+        assert status == 200, lab
+        if lab["state"] == wanted or time.monotonic() > end:
+            return lab
+        time.sleep(0.2)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_lab_worker_dies_with_a_killed_server_and_a_restart_ends_its_run(served):
+    """Before, SIGKILL of the server left the lab's worker running at 99% CPU, orphaned, one more a crash."""
+    server = served()
+    status, lab = server.call("POST", "/api/lab", {"variant": "chess", "games": 100, "level": 3})
+    assert status == 200 and lab["state"] == "running"
+    workers = _lab_workers(server.proc.pid)
+    server.proc.kill()  # SIGKILL: no handler of the server runs
+    server.proc.wait()
+    end = time.monotonic() + 5
+    while any(_alive(w) for w in workers) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not any(_alive(w) for w in workers)
+    again = served()  # the same database: the run is found, and read as ended once its lease is out
+    lab = _lab_state(again, lab["id"], "ended", 10)
+    assert lab["state"] == "ended" and "stopped" in lab["error"] and lab["total"] == 100
+
+
+# an engine whose search ignores its stop, as one building a variant's evaluation tables does for a while
+STUCK = "import time\nimport morphchess.engine\nmorphchess.engine.search = lambda *a, **k: time.sleep(600)"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_sigterm_ends_the_server_within_seconds_whatever_runs(served):
+    """Before, SIGTERM took 36-37 s while an engine thought or evaluation tables were built: the server
+    waited for its searches to stop.  Here a search that never stops, and a lab."""
+    from morphchess.web.serve import EXIT_S
+    server = served(before=STUCK)
+    status, lab = server.call("POST", "/api/lab", {"variant": "chess", "games": 100, "level": 3})
+    assert status == 200
+    workers = _lab_workers(server.proc.pid)
+    status, g = server.call("POST", "/api/games", {"white": "engine"})
+    assert status == 200
+    time.sleep(1)
+    start = time.monotonic()
+    server.proc.send_signal(signal.SIGTERM)
+    server.proc.wait(EXIT_S + 10)
+    assert time.monotonic() - start < EXIT_S + 2 and server.proc.returncode == 0
+    assert not any(_alive(w) for w in workers)
+    assert "still running 5 s after the signal; stopped" in server.log.read_text()
+    again = served()
+    lab = _lab_state(again, lab["id"], "ended", 0)  # marked ended by the server as it stopped
+    assert lab["state"] == "ended"

@@ -110,7 +110,7 @@ def resign(store: Store, gid: str, token: str | None, side: str | None) -> Game:
     def act(conn: Connection, game: Game, at: datetime) -> None:
         loser = _acting(game, holder(game, token), side, game.turn)
         _playing(game)
-        store.finish(conn, game, at, "0-1" if loser == "white" else "1-0", "resignation")
+        store.end(conn, game, at, "0-1" if loser == "white" else "1-0", Termination.RESIGNATION)
     return store.change(gid, act)
 
 
@@ -124,7 +124,7 @@ def draw(store: Store, gid: str, token: str | None, action: str, side: str | Non
             return
         _answering(game, sides, side, offered, "draw")
         if action == "accept":
-            store.finish(conn, game, at, "1/2-1/2", "agreement")
+            store.end(conn, game, at, "1/2-1/2", Termination.AGREEMENT)
         else:
             store.update(conn, game, at, draw_offer=None)
     _check_action(action)
@@ -176,8 +176,7 @@ def abort(store: Store, gid: str, token: str | None) -> Game:
         _not_over(game)
         if game.ply >= 2:
             raise Conflict("too late to abort: both sides have moved; resign or offer a draw")
-        store.update(conn, game, at, status=Status.ABORTED, result="*", termination=Termination.ABORTED,
-                     engine_job=None, engine_lease=None)
+        store.end(conn, game, at, "*", Termination.ABORTED)
     return store.change(gid, act)
 
 
@@ -218,6 +217,7 @@ def stop_engine(store: Store, gid: str, token: str | None) -> Game:
     """Ask the search (in whichever process runs it) to play its best move so far."""
     def act(conn: Connection, game: Game, at: datetime) -> None:
         holder(game, token)
+        _not_over(game)
         if game.thinking(at):
             conn.execute(games.update().where(games.c.id == gid).values(engine_stop=True))
     return store.change(gid, act)

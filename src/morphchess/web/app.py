@@ -17,7 +17,6 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
-from sqlalchemy import text
 
 from .. import library
 from . import apidocs, errors
@@ -25,9 +24,10 @@ from .access import AccessLog, log_to_stderr
 from .bots import Bots, search_limits
 from .catalog import Catalog, describe
 from .db import Database, default_url
-from .errors import ApiError
+from .errors import Unavailable
 from .events import Notifier, ended_on_signals
 from .headers import SecurityHeaders
+from .labs import Labs
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
 from .routes.analysis import router as analysis_router
@@ -39,6 +39,7 @@ from .routes.mygames import router as mygames_router
 from .routes.pictures import router as pictures_router
 from .routes.rematch import router as rematch_router
 from .routes.talk import router as talk_router
+from .serve import exit_after
 from .store import Store
 from .views import variant_view
 
@@ -55,10 +56,6 @@ class Definition(BaseModel):
     definition: str = Field(..., max_length=MAX_DEFINITION, description="Interactive Diagram definition text")
 
 
-class Unavailable(ApiError):
-    status, code = 503, "unavailable"
-
-
 def create_app(db_url: str | None = None, limits: Limits | int | None = None) -> FastAPI:
     """The web board application on the database ``db_url`` (default: the SQLite file in the user's
     data directory) with ``limits`` (default :class:`Limits`; a number: every rate limit that many a
@@ -72,20 +69,27 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     store.listeners.append(notifier.changed)
     db.listen(notifier.changed)  # changes made by other processes (PostgreSQL)
     bots = Bots(store, limits)
+    labs = Labs(db)
+
+    def stopping() -> None:  # SIGTERM or SIGINT: end the streams now, and the process soon whatever runs
+        notifier.close()
+        exit_after()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         bots.sweep()  # engine seats left to move by a stopped server
-        with ended_on_signals(notifier.close):
+        labs.sweep()  # lab runs whose server was killed
+        with ended_on_signals(stopping):
             yield
         notifier.close()
+        labs.close()
         bots.close()
         db.dispose()
 
     app = FastAPI(title="morphchess", description=__doc__, version="0.1.0", docs_url=None, redoc_url=None,
                   lifespan=lifespan)
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
-    app.state.limits, app.state.limiter = limits, RateLimiter(db, limits)
+    app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
     errors.install(app)
     app.add_middleware(errors.BodyLimit)
     app.add_middleware(errors.AnswerLimit)
@@ -127,11 +131,12 @@ def _add_variants(app: FastAPI, catalog: Catalog) -> None:
                 views.popitem(last=False)
         return views[key]
 
-    @app.get("/healthz", summary="200 when the server answers from its database, else 503")
+    @app.get("/healthz", summary="200 when the server can store changes in its database, else 503")
     def healthz():
         try:
-            with catalog.db.read() as conn:
-                conn.execute(text("SELECT 1"))
+            catalog.db.check()
+        except Unavailable:
+            raise
         except Exception as e:  # noqa: BLE001 - a supervisor only needs to know it does not work
             raise Unavailable(f"database: {str(e).splitlines()[0][:200] if str(e) else type(e).__name__}") from None
         return {"ok": True, "database": "sqlite" if catalog.db.sqlite else "postgresql"}

@@ -31,7 +31,7 @@ from ..board import Board
 from ..notation import MoveError
 from ..variant import WHITE
 from .db import games, now
-from .errors import ApiError, Conflict
+from .errors import ApiError, Conflict, Unavailable
 from .game import Game, Status
 from .limits import Limits
 from .store import Store
@@ -169,20 +169,23 @@ class Bots:
                 if not jobs:
                     self._watcher = None
                     return
-            with self.db.read() as conn:
-                rows = {r.engine_job: r for r in conn.execute(
-                    select(games.c.engine_job, games.c.engine_stop)
-                    .where(games.c.id.in_({j.gid for j in jobs.values()})))}
-            for job_id, job in jobs.items():
-                row = rows.get(job_id)
-                if row is None or row.engine_stop:
-                    job.stop.set()  # cancelled (take back, new move) or asked to play now
-            renew = time.monotonic() - renewed > LEASE.total_seconds() / 4
-            for job_id, job in jobs.items():
-                if renew or job.info is not job.shown:
-                    self._publish(job_id, job)
-            if renew:
-                renewed = time.monotonic()
+            try:
+                with self.db.read() as conn:
+                    rows = {r.engine_job: r for r in conn.execute(
+                        select(games.c.engine_job, games.c.engine_stop)
+                        .where(games.c.id.in_({j.gid for j in jobs.values()})))}
+                for job_id, job in jobs.items():
+                    row = rows.get(job_id)
+                    if row is None or row.engine_stop:
+                        job.stop.set()  # cancelled (take back, new move) or asked to play now
+                renew = time.monotonic() - renewed > LEASE.total_seconds() / 4
+                for job_id, job in jobs.items():
+                    if renew or job.info is not job.shown:
+                        self._publish(job_id, job)
+                if renew:
+                    renewed = time.monotonic()
+            except Unavailable:  # the database is away: keep watching (its leases may run out meanwhile)
+                continue
 
     def _publish(self, job_id: str, job: _Job) -> None:
         values: dict[str, object] = {"engine_lease": now() + LEASE}

@@ -1,7 +1,7 @@
 """Time controls and the server's clocks.
 
 A time control is written ``"M+S"`` (M minutes each, S seconds added after each
-move) or ``"Nd"`` (N days for each move, correspondence).  The clocks run from
+move) or ``"Nd"`` (N days for each move, correspondence), in ASCII digits.  The clocks run from
 ply 2 on: each side's first move is untimed.
 """
 
@@ -16,8 +16,8 @@ from ..errors import InputError
 __all__ = ["TimeControl", "parse", "CLOCK_FROM_PLY", "time_left"]
 
 CLOCK_FROM_PLY = 2
-_LIVE = re.compile(r"(\d{1,3}(?:\.\d{1,2})?)\+(\d{1,3})")
-_DAYS = re.compile(r"(\d{1,2})\s*(?:d|days?)(?:\s+per\s+move)?")
+_LIVE = re.compile(r"(\d{1,3}(?:\.\d{1,2})?)\+(\d{1,3})", re.ASCII)  # ASCII digits only (not ٥ or ５)
+_DAYS = re.compile(r"(\d{1,2})\s*(?:d|days?)(?:\s+per\s+move)?", re.ASCII)
 DAY_MS = 86_400_000
 
 

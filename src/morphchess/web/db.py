@@ -6,6 +6,13 @@ UPDATE`` on PostgreSQL (the game's row), so concurrent requests on one game
 run one after the other, whichever process serves them.  On PostgreSQL every
 change also sends a notification (``NOTIFY``) that wakes the event streams of
 all processes at once; elsewhere they poll.
+
+A database that cannot be used (a stopped PostgreSQL, an SQLite file removed,
+replaced or made read-only) raises :class:`~morphchess.web.errors.Unavailable`
+(503) at once, and is used again as soon as it is back: a new SQLite file at
+the path is opened afresh (and migrated), PostgreSQL's connections are checked
+before each use.  A write is answered only once it is committed to the file
+at the path (an SQLite file removed while it was written fails it too).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from pathlib import Path
 from typing import overload
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -36,11 +44,19 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-__all__ = ["metadata", "definitions", "games", "moves", "hits", "Database", "default_url", "now"]
+from .errors import Unavailable
+
+__all__ = ["metadata", "definitions", "games", "moves", "hits", "labs", "Database", "default_url", "now", "MAX_INT"]
 
 metadata = MetaData()
+MAX_INT = 2**31 - 1  # the largest number an Integer column holds on both databases: every id or count read
 CHANNEL = "morphchess_games"  # PostgreSQL notifications: the payload is a game id
+READ_ONLY_STATE = "25006"  # PostgreSQL: a write in a read-only transaction (default_transaction_read_only)
+CONNECT_S = 3  # seconds to connect to PostgreSQL before the request is answered 503
+POOL_WAIT_S = 10.0  # seconds a request waits for one of its worker's 20 connections before it is answered 503
 _log = logging.getLogger("morphchess.web")
 
 definitions = Table(
@@ -74,8 +90,8 @@ games = Table(
     Column("black_joined", Boolean, nullable=False, default=False),
     Column("level", Integer, nullable=False),
     Column("tc", String(16)),  # time control as written ("5+3", "3d"); NULL: untimed
-    Column("white_ms", Integer),  # time left when clock_at was set
-    Column("black_ms", Integer),
+    Column("white_ms", BigInteger),  # time left when clock_at was set (30 days overflow 32 bits)
+    Column("black_ms", BigInteger),
     Column("clock_at", DateTime(timezone=True)),
     Column("ply", Integer, nullable=False, default=0),
     Column("version", Integer, nullable=False, default=0),
@@ -105,7 +121,7 @@ moves = Table(
     Column("san", Text, nullable=False),
     Column("gc", Text, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
-    Column("clock_ms", Integer),  # the mover's time left after the move
+    Column("clock_ms", BigInteger),  # the mover's time left after the move
 )
 
 hits = Table(
@@ -115,6 +131,22 @@ hits = Table(
     Column("action", String(16), nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
     Index("hits_client_action", "client", "action", "at"),
+)
+
+labs = Table(
+    "labs", metadata,  # the Lab's runs (web/labs.py)
+    Column("id", String(12), primary_key=True),
+    Column("variant", String(200), nullable=False),
+    Column("player", String(20), nullable=False),  # level:1 and the like
+    Column("games", Integer, nullable=False),
+    Column("done", Integer, nullable=False),  # games finished so far
+    Column("state", String(8), nullable=False, index=True),  # running, done, failed, ended
+    Column("error", Text),  # failed, ended: why
+    Column("summary", Text),  # done: JSON
+    Column("report", Text),  # done: the report page (HTML)
+    Column("lease", DateTime(timezone=True), nullable=False),  # running: its server renews it; past: ended
+    Column("created", DateTime(timezone=True), nullable=False, index=True),
+    Column("updated", DateTime(timezone=True), nullable=False),
 )
 
 
@@ -129,6 +161,11 @@ def aware(t: None) -> None: ...
 def aware(t):
     """A time read back from SQLite (which drops the zone) as UTC."""
     return t if t is None or t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def _first_line(e: Exception) -> str:
+    text = str(getattr(e, "orig", None) or e).strip()
+    return text.splitlines()[0][:200] if text else type(e).__name__
 
 
 def default_url() -> str:
@@ -146,8 +183,9 @@ def default_url() -> str:
 def _engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    if not url.startswith("sqlite"):
-        return create_engine(url, pool_size=5, max_overflow=15, pool_pre_ping=True)  # 20 a worker at most
+    if not url.startswith("sqlite"):  # 20 connections a worker at most; a stopped server is told at once
+        return create_engine(url, pool_size=5, max_overflow=15, pool_pre_ping=True, pool_timeout=POOL_WAIT_S,
+                             connect_args={"connect_timeout": CONNECT_S})
     eng = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False})
 
     @event.listens_for(eng, "connect")
@@ -171,7 +209,12 @@ class Database:
         self.engine = _engine(url)
         self.sqlite = self.engine.dialect.name == "sqlite"
         self._closed = threading.Event()
+        database = self.engine.url.database if self.sqlite else None
+        self.path = Path(database) if database and database != ":memory:" else None  # an SQLite file
+        self._file: tuple[int, int] | None = None  # the (device, inode) of the file the pool has open
+        self._reopen = threading.Lock()
         self.migrate()
+        self._file = self._identity()
 
     def migrate(self) -> None:
         """Run the Alembic migrations shipped in the package (one process at a time)."""
@@ -198,7 +241,8 @@ class Database:
         """A read-only transaction that sees one snapshot: a game's row and its moves agree even while
         another worker commits a move (PostgreSQL's default isolation takes a snapshot per statement;
         SQLite's read transactions already see one)."""
-        with self.engine.connect() as conn:
+        self._check_file()
+        with self._available(), self.engine.connect() as conn:
             if not self.sqlite:
                 conn.execution_options(isolation_level="REPEATABLE READ")
             with conn.begin():
@@ -206,11 +250,102 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A transaction that commits at the end (before any answer is sent), rolled back on error."""
-        with self.engine.connect() as conn:
+        """A transaction that commits at the end (before any answer is sent), rolled back on error;
+        Unavailable when it could not be stored (the SQLite file is then checked again after the commit:
+        one removed meanwhile took the change with it)."""
+        self._check_file()
+        with self._available(), self.engine.connect() as conn:
             conn.execution_options(write=True)
             with conn.begin():
                 yield conn
+        if self.path is not None and self._identity() != self._file:
+            if self._identity() is None:
+                self._gone()
+            raise Unavailable(f"the database file {self.path.name} was removed or replaced while the change "
+                              "was written: it was not stored")
+
+    @contextmanager
+    def _available(self) -> Iterator[None]:
+        """Turn the errors of a database that cannot be used into Unavailable (and drop the pool's
+        connections, which may be broken); other errors pass."""
+        try:
+            yield
+        except PoolTimeout:
+            raise Unavailable("the database's connections are all in use; try again shortly",
+                              {"Retry-After": "5"}) from None
+        except DBAPIError as e:
+            if not (isinstance(e, OperationalError | InterfaceError) or e.connection_invalidated
+                    or getattr(e.orig, "sqlstate", None) == READ_ONLY_STATE):
+                raise
+            self.engine.dispose()
+            raise Unavailable(f"the database is unavailable: {_first_line(e)}", {"Retry-After": "5"}) from None
+
+    def _identity(self) -> tuple[int, int] | None:
+        """The (device, inode) of the SQLite file now at the path, or None if there is none."""
+        if self.path is None:
+            return None
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def _check_file(self) -> None:
+        """SQLite: refuse (Unavailable) while the file is missing or read-only, before SQLite touches it
+        (it would make a new empty file, or fail writing its shared memory); open a new file at the
+        path afresh, migrated."""
+        if self.path is None:
+            return
+        found = self._identity()
+        if found is None:
+            self._gone()
+            raise Unavailable(f"the database file {self.path.name} is missing (removed or moved); the server "
+                              "answers again once it is back", {"Retry-After": "5"})
+        if found != self._file:
+            self._reopen_file()
+        if not os.access(self.path, os.W_OK):
+            raise Unavailable(f"the database file {self.path.name} is read-only; the server answers again "
+                              "once it can write it", {"Retry-After": "5"})
+
+    def _reopen_file(self) -> None:
+        """A new file is at the path (put back, restored): drop the pool's connections to the old one and
+        migrate the new one (Unavailable if it cannot be used; tried again at the next request)."""
+        assert self.path is not None
+        with self._reopen:
+            fresh = self._identity()
+            if fresh is None or fresh == self._file:
+                return
+            _log.warning("the database file %s is a new file: opened afresh", self.path)
+            self.engine.dispose()
+            try:
+                self.migrate()
+            except Exception as e:  # noqa: BLE001 - whatever is wrong with the file, it cannot be used yet
+                self.engine.dispose()
+                raise Unavailable(f"the database file {self.path.name} cannot be used: {_first_line(e)}",
+                                  {"Retry-After": "5"}) from None
+            self._file = fresh
+
+    def _gone(self) -> None:
+        """The file is missing: close the pool's connections to the old one, and move its write-ahead
+        log aside (``games.db-wal.orphan``), or SQLite would play it into the file put back (once)."""
+        with self._reopen:
+            if self._file is None:
+                return
+            _log.warning("the database file %s is missing", self.path)
+            self.engine.dispose()
+            self._file = None
+            for suffix in ("-wal", "-shm"):
+                left = Path(f"{self.path}{suffix}")
+                if self._identity() is None and left.exists():
+                    left.replace(f"{left}.orphan")
+
+    def check(self) -> None:
+        """Unavailable unless a change could be stored now (the health check; SQLite's file is checked
+        before any transaction, so this takes no write lock)."""
+        with self.read() as conn:
+            read_only = not self.sqlite and conn.execute(text("SHOW transaction_read_only")).scalar() == "on"
+            if read_only:
+                raise Unavailable("the database is read-only (default_transaction_read_only)")
 
     def lock_game(self, conn: Connection, gid: str):
         """The game's row, locked until the transaction ends (None for an unknown id)."""

@@ -7,6 +7,7 @@ answer cap: an answer over :data:`MAX_ANSWER` bytes is replaced by a 413 error.
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -17,7 +18,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..errors import InputError
 
 __all__ = ["ApiError", "NotFound", "Forbidden", "Conflict", "StalePly", "IllegalMove", "BadInput",
-           "RateLimited", "Busy", "install", "BodyLimit", "AnswerLimit", "MAX_BODY", "MAX_ANSWER"]
+           "RateLimited", "Busy", "Unavailable", "until_unavailable", "install", "BodyLimit", "AnswerLimit",
+           "MAX_BODY", "MAX_ANSWER"]
 
 MAX_BODY = 256 * 1024
 MAX_ANSWER = 4 * 1024 * 1024  # bytes of one answer that declares its length (event streams do not)
@@ -65,10 +67,26 @@ class RateLimited(ApiError):
     status, code = 429, "rate_limited"
 
 
+class Unavailable(ApiError):
+    """The database cannot be used now (stopped, its file missing or read-only); try again shortly."""
+
+    status, code = 503, "unavailable"
+
+
 class Busy(ApiError):
     """The server's bounded work is all taken; try again shortly."""
 
     status, code = 503, "busy"
+
+
+async def until_unavailable(events: AsyncIterator[str]) -> AsyncIterator[str]:
+    """An event stream that ends when its database goes away (:class:`Unavailable`) instead of breaking
+    with an error: the page reconnects, and polls while the server answers 503."""
+    try:
+        async for chunk in events:
+            yield chunk
+    except Unavailable:
+        return
 
 
 def body(code: str, message: str, **extra) -> dict:

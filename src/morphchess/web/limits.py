@@ -116,6 +116,8 @@ class Limits:
 
 def _number(name: str, text: str, kind: type) -> float:
     try:
+        if not text.isascii():  # ٥ or ５: Python's int and float would read them
+            raise ValueError(text)
         return kind(text)
     except ValueError:
         raise LimitError(f"{name.replace('_', '-')} {text[:20]!r}: not a number") from None

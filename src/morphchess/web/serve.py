@@ -3,7 +3,9 @@
 Every limit of :class:`~morphchess.web.limits.Limits` is an option (``--games-per-minute``
 and the like), checked before anything starts.  SIGTERM or SIGINT ends the event
 streams at once (the app's own handler, :func:`~morphchess.web.events.ended_on_signals`) and
-stops the server within :data:`SHUTDOWN_S` seconds.
+stops the server within :data:`SHUTDOWN_S` seconds; the process ends :data:`EXIT_S` seconds
+after the signal at the latest (:func:`exit_after`), whatever still runs (a search building its
+evaluation tables, a bounded work in C), as ``uvicorn --workers`` processes do too.
 """
 
 from __future__ import annotations
@@ -11,31 +13,42 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import os
 import socket
 import sys
+import threading
+import time
 from typing import Any
 
 from ..errors import OptionError
 
-__all__ = ["add", "SHUTDOWN_S"]
+__all__ = ["add", "SHUTDOWN_S", "EXIT_S", "exit_after"]
 
 SHUTDOWN_S = 3  # seconds given to requests still running when the server is asked to stop
+EXIT_S = SHUTDOWN_S + 2  # seconds after SIGTERM or SIGINT by which the process has ended, whatever runs
+
+
+MAX_OPTION = 10**9  # the largest value of any limit option (a count, or seconds)
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"port {text[:20]!r}: use a number from 1 to 65535")
     return int(text)
 
 
 def _limit_type(name: str, kind: type, minimum: float):
     def read(text: str):
+        """A number in ASCII digits (not ٥ or ５: Python's int and float would read them)."""
         try:
+            if not text.isascii():
+                raise ValueError(text)
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: not a number") from None
-        if not minimum <= value < math.inf:
-            why = f"at least {minimum:g}" if value < minimum else "a finite number"
+            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: not a number (ASCII digits)") from None
+        if not minimum <= value <= MAX_OPTION:
+            why = f"at least {minimum:g}" if value < minimum else "a finite number" if not value < math.inf \
+                else f"at most {MAX_OPTION:,}"
             raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: {why}")
         return value
     return read
@@ -78,6 +91,17 @@ def add(sub) -> None:
     p.set_defaults(func=run)
 
 
+def exit_after(seconds: float = EXIT_S) -> None:
+    """End the process in ``seconds`` unless it has ended by then (called when it is asked to stop):
+    threads that do not stop (a search in C, an evaluation table being built) would otherwise keep it
+    alive, as the interpreter waits for them at exit."""
+    def end() -> None:
+        time.sleep(seconds)
+        os.write(2, f"morphchess: still running {seconds:g} s after the signal; stopped\n".encode())
+        os._exit(0)
+    threading.Thread(target=end, daemon=True, name="morphchess-exit").start()
+
+
 def _listen(host: str, port: int) -> socket.socket:
     """The server's socket, bound before anything is announced (OptionError if the port is taken)."""
     try:
@@ -109,7 +133,6 @@ def run(args) -> None:
         raise OptionError(f"database {args.db or 'default'}: {str(e).splitlines()[0][:200]}") from None
     url = f"http://{args.host}:{args.port}/"
     if args.open:
-        import threading
         import webbrowser
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     if args.access_log:

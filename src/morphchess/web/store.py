@@ -85,6 +85,7 @@ class Store:
         self.catalog = catalog
         self.boards = Boards()
         self.listeners: list[Callable[[str], None]] = []  # told the id of every game that changed
+        self.endings: list[Callable[[Connection, Game], None]] = []  # told of every game that ends (see end)
 
     # -- reading ------------------------------------------------------------------
     def load(self, conn: Connection, row) -> Game:
@@ -157,13 +158,14 @@ class Store:
         board.push(move)
         conn.execute(moves.insert().values(**note))
         game.moves.append(note)
+        values.update(ply=game.ply + 1, draw_offer=None, takeback_offer=None, **_NO_JOB)
         out = board.outcome()
         if out is not None:
-            values.update(status=Status.OVER, result=out.result(), termination=out.termination)
+            self.end(conn, game, at, out.result(), out.termination, **values)
         elif game.ply + 1 >= MAX_PLIES:
-            values.update(status=Status.OVER, result="1/2-1/2", termination=Termination.MOVE_LIMIT)
-        self.update(conn, game, at, ply=game.ply + 1, draw_offer=None, takeback_offer=None,
-                    **values, **_NO_JOB)
+            self.end(conn, game, at, "1/2-1/2", Termination.MOVE_LIMIT, **values)
+        else:
+            self.update(conn, game, at, **values)
 
     def pop(self, conn: Connection, game: Game, plies: int, at: datetime) -> None:
         """Take back ``plies`` moves of a game being played (a finished game stays finished)."""
@@ -178,9 +180,19 @@ class Store:
         self.update(conn, game, at, ply=game.ply - plies, draw_offer=None, takeback_offer=None,
                     clock_at=at, engine_info=None, **_NO_JOB)
 
-    def finish(self, conn: Connection, game: Game, at: datetime, result: str, termination: str) -> None:
-        self.update(conn, game, at, status=Status.OVER, result=result, termination=termination,
-                    draw_offer=None, takeback_offer=None, **_NO_JOB)
+    def end(self, conn: Connection, game: Game, at: datetime, result: str, termination: str, **values) -> None:
+        """The one way a game ends, whatever ends it: the rules after a move (mate, stalemate, repetition,
+        the move limit...), resignation, agreement, time, or an abort (``result`` ``*``: the game is
+        aborted, not over).  It writes the result (and ``values``) into the locked row, drops the offers
+        and the engine's job, then calls every hook of :attr:`endings` once with the transaction and the
+        finished game (a rating, a tournament, a notification: a hook that raises rolls the ending back)."""
+        if game.status.finished:
+            raise Conflict("the game is over")
+        status = Status.ABORTED if result == "*" else Status.OVER
+        self.update(conn, game, at, **{**values, **_NO_JOB, "status": status, "result": result,
+                                       "termination": termination, "draw_offer": None, "takeback_offer": None})
+        for hook in self.endings:
+            hook(conn, game)
 
     def flag(self, gid: str) -> None:
         """End a game whose side to move has run out of time (if it has)."""
@@ -193,10 +205,10 @@ class Store:
                 return
             loser = game.turn
             if _only_royals(game.board, seats.other(loser)):
-                self.finish(conn, game, at, "1/2-1/2", Termination.TIME_BARE_KING)
+                result, termination = "1/2-1/2", Termination.TIME_BARE_KING
             else:
-                self.finish(conn, game, at, "1-0" if loser == "black" else "0-1", Termination.TIME)
-            conn.execute(games.update().where(games.c.id == gid).values({f"{loser}_ms": 0}))
+                result, termination = "1-0" if loser == "black" else "0-1", Termination.TIME
+            self.end(conn, game, at, result, termination, **{f"{loser}_ms": 0})
         self.changed(gid)
 
     # -- the lobby ---------------------------------------------------------------------------

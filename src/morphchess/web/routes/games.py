@@ -15,8 +15,8 @@ from ...errors import InputError
 from ...records import read_record, record_format
 from .. import actions
 from ..bots import Bots
-from ..db import aware, now
-from ..errors import BadInput, NotFound
+from ..db import MAX_INT, aware, now
+from ..errors import BadInput, NotFound, until_unavailable
 from ..events import resume_from, stream
 from ..game import Game, Status
 from ..gameview import board_view, outcome_view, state_view, summary_view
@@ -54,7 +54,7 @@ class NewGameIn(BaseModel):
 
 class MoveIn(BaseModel):
     move: str = Field(..., max_length=40, description="coordinate text (e2e4, e7e8q, c1c1n) or SAN")
-    ply: int = Field(..., ge=0, description="the game's ply the move was made from")
+    ply: int = Field(..., ge=0, le=MAX_INT, description="the game's ply the move was made from")
 
 
 class UndoIn(BaseModel):
@@ -142,12 +142,12 @@ def get_game(request: Request, gid: str):
 
 
 @router.get("/games/{gid}/events", summary="the game's live event stream (Server-Sent Events)")
-def events(request: Request, gid: str, since: int | None = Query(None, ge=0),
+def events(request: Request, gid: str, since: int | None = Query(None, ge=0, le=MAX_INT),
            last_event_id: str | None = Header(None)):
     store = _store(request)
     store.get(gid)  # 404 before the stream starts
     since = resume_from(last_event_id, since)
-    body = stream(store, _bots(request), request.app.state.notifier, gid, since)
+    body = until_unavailable(stream(store, _bots(request), request.app.state.notifier, gid, since))
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -6,6 +6,8 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
+from ..db import MAX_INT
+from ..errors import until_unavailable
 from ..events import resume_from
 from ..limits import check, client_key
 from ..seats import token_of
@@ -31,7 +33,7 @@ def _talk(request: Request) -> Talk:
 
 
 @router.get("/games/{gid}/talk", summary="the game's talk: messages after id `since`, oldest first")
-def read(request: Request, gid: str, since: int = Query(0, ge=0)):
+def read(request: Request, gid: str, since: int = Query(0, ge=0, le=MAX_INT)):
     game = request.app.state.store.get(gid)
     return {"messages": _talk(request).messages(gid, since), "spectators": not game.row["talk_closed"]}
 
@@ -50,10 +52,11 @@ def spectators(request: Request, gid: str, body: SpectatorsIn):
 
 
 @router.get("/games/{gid}/talk/events", summary="the talk's live event stream (Server-Sent Events)")
-def events(request: Request, gid: str, since: int = Query(0, ge=0), last_event_id: str | None = Header(None),
+def events(request: Request, gid: str, since: int = Query(0, ge=0, le=MAX_INT),
+           last_event_id: str | None = Header(None),
            player: bool = Query(False, description="the listener holds a seat (not counted as a spectator)")):
     request.app.state.store.get(gid)  # 404 before the stream starts
     start = resume_from(last_event_id, since) or 0
-    body = stream(_talk(request), request.app.state.notifier, gid, start, spectator=not player)
+    body = until_unavailable(stream(_talk(request), request.app.state.notifier, gid, start, spectator=not player))
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

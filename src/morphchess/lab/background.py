@@ -1,0 +1,58 @@
+"""A lab run in a background process that ends with the process that started it.
+
+:func:`start` spawns the worker with the read end of a pipe whose write end only
+the starting process holds.  The worker plays the games into a store directory,
+then writes the report and summary there (``error.txt`` if it fails); a thread of
+it waits on the pipe, and when the starter is gone (ended, crashed, or killed with
+SIGKILL, which runs no handler) the kernel closes the write end and the worker
+exits at once instead of playing on as an orphan.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import traceback
+from contextlib import suppress
+from multiprocessing import get_context
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+from .selfplay import LabSettings
+
+__all__ = ["start", "ERROR_FILE"]
+
+ERROR_FILE = "error.txt"  # a failed run's reason (first line) and traceback
+
+
+def start(settings: LabSettings, games: int, out: str) -> tuple[BaseProcess, Connection]:
+    """Start playing ``games`` games of ``settings`` into ``out``: the worker process, and the pipe end
+    that keeps it alive (closing it, or this process ending, ends the worker)."""
+    ctx = get_context("spawn")
+    reader, writer = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_work, args=(settings, games, out, reader), daemon=True,
+                          name="morphchess-lab")
+    process.start()
+    reader.close()  # the worker's end: a pipe with no reader left here
+    return process, writer
+
+
+def _work(settings: LabSettings, games: int, out: str, starter: Connection) -> None:
+    """The worker: play, then write the report (or ``error.txt``); exit when the starter is gone."""
+    threading.Thread(target=_exit_without, args=(starter,), daemon=True, name="morphchess-lab-parent").start()
+    from .report import write_report
+    from .run import run_lab
+    from .stats import summarize
+    try:
+        records = run_lab(settings, games, out)
+        write_report(summarize(records, settings, resamples=50), records, out)
+    except Exception as e:  # the page shows the reason
+        Path(out, ERROR_FILE).write_text(f"{e}\n{traceback.format_exc()}", encoding="utf-8")
+
+
+def _exit_without(starter: Connection) -> None:
+    """Wait until the starter's end of the pipe is closed (nothing is ever sent), then end the process."""
+    with suppress(EOFError, OSError):
+        starter.recv()
+    os._exit(3)
