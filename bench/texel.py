@@ -342,9 +342,9 @@ class Features:
         share = self.dynamic / 100
         out += [share * unit.dynamic(pos.board) / 100 for unit in self.units]
         if self.moving:
-            score, units, attackers = self.base.mobility(pos.board, pos.royals)
+            score, units, attackers = self.base.mobility(pos)
             white, black = attack_units(units, attackers)
-            mobility = [unit.mobility(pos.board, pos.royals)[0] for unit in self.mobility_units.values()] or [score]
+            mobility = [unit.mobility(pos)[0] for unit in self.mobility_units.values()] or [score]
             out += [x / 10 for x in mobility] + [(white - black) / 100]
         if self.gains:  # the capture search's stand-pat adds tempo percent of the side to move's morph gain
             gain = self.search_tables.morph_gain(pos, self.safe)

@@ -279,7 +279,7 @@ def test_mobility_counts_what_python_chess_attacks():
                 side = 0 if piece.color else 1
                 units[side] += near
                 attackers[side] += bool(near)
-        score, got_units, got_attackers = et.mobility(pos.board, pos.royals)
+        score, got_units, got_attackers = et.mobility(pos)
         assert score == pytest.approx(expected), board.fen()
         assert (got_units, got_attackers) == (units, attackers), board.fen()
         attacked += sum(units)

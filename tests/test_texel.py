@@ -59,7 +59,7 @@ def test_mobility_columns_split_the_mobility_by_type_and_pawn_attacked_squares()
         "mobility:B", "mobility:N", "mobility:Q", "mobility:R", "mobility:unsafe"]
     parts = split.row(pos)
     columns = [split.scalars.index(c) for c in split.mobility_units]
-    plain = split.base.mobility(pos.board, pos.royals)[0]  # every square at the type's plain weight
+    plain = split.base.mobility(pos)[0]  # every square at the type's plain weight
     assert sum(parts[i] for i in columns) == pytest.approx(plain / 10)
     assert parts[split.scalars.index("mobility:unsafe")] != 0  # some piece reaches a square a pawn guards
 

@@ -37,9 +37,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..betza import leap_path
-from ..pieces import colour_of
+from ..pieces import colour_of, type_of
 from ..position import Position
-from ..variant import BLACK, Variant
+from ..variant import BLACK, WHITE, Variant
 from .config import TERMS, EngineConfig, changes_shape, config_for
 
 __all__ = ["piece_values", "mobility", "value_of_mobility", "EvalTables", "eval_tables", "game_phase",
@@ -184,6 +184,8 @@ class EvalTables:
         self.pawn_cache: dict = {}
         self.kind = [PAWN if self.pawnlike[c] else ROYAL if self.royal[c] else BOUND if self.bound[c] else PIECE
                      for c in range(n)]
+        self.colour = [colour_of(c) for c in range(n)]
+        self.type_colour = [(type_of(c), colour_of(c)) for c in range(n)]  # what a pair of bound pieces shares
         F, R = variant.files, variant.ranks
         self.square_colour = [(sq % F + sq // F) & 1 for sq in range(F * R)]
         self.centre_distance = [round(max(abs(2 * (sq % F) - F + 1), abs(2 * (sq // F) - R + 1)) / 2)
@@ -235,52 +237,36 @@ class EvalTables:
         self.mobility_weight, self.mobility_unsafe = weight, unsafe
         self.unsafe_apart = unsafe != weight  # only then does mobility look for the pawns' squares
 
-    def mobility(self, board: list[int], royals: tuple) -> tuple[float, list[int], list[int]]:
-        """Squares the pieces (not pawn-like or royal) reach, empty or enemy, by leaps and slides, each
-        weighed by :meth:`_mobility_weights` times the type's ``mobility_types`` multiplier, or where an
-        enemy pawn-like piece attacks the square by ``mobility_unsafe`` instead (White positive); and per
-        colour how many of those squares lie next to the other side's royal pieces (``royals``: their
-        squares per colour) and how many pieces reach one."""
-        weight, unsafe = self.mobility_weight, self.mobility_unsafe
-        moves = self.variant.tables.moves
+    def mobility(self, pos: Position) -> tuple[float, list[int], list[int]]:
+        """Squares the pieces (not pawn-like or royal) reach, empty or enemy, by leaps and slides
+        (:meth:`~morphchess.position.Position.reach_marks`), each weighed by :meth:`_mobility_weights` times
+        the type's ``mobility_types`` multiplier, or where an enemy pawn-like piece attacks the square by
+        ``mobility_unsafe`` instead (White positive); and per colour how many of those squares lie next to
+        the other side's royal pieces and how many pieces reach one."""
+        weight, unsafe, colour = self.mobility_weight, self.mobility_unsafe, self.colour
+        board = pos.board
         size = len(board)
         marks = ([0] * size, [0] * size)  # per colour and square: 1 next to an enemy royal, + GUARDED
-        for colour in (0, 1):
-            mark = marks[colour]
-            for r in royals[colour ^ 1]:
+        for side in (0, 1):
+            mark = marks[side]
+            for r in pos.royals[side ^ 1]:
                 for s in self.ring[r]:
                     mark[s] = 1
         if self.unsafe_apart:
             for sq, p in enumerate(board):
                 if p and self.pawnlike[p]:
-                    mark = marks[(p & 1) ^ 1]
+                    mark = marks[colour[p] ^ 1]
                     for s in self.pawn_attacks[p][sq]:
                         mark[s] |= GUARDED
         units, attackers = [0, 0], [0, 0]
         score = 0.0
         for sq, p in enumerate(board):
             if p and (weight[p] or unsafe[p]):
-                mine = p & 1
-                mark = marks[mine]
-                entry = moves[p][sq]
-                leaps, slides = entry[0], entry[1]
-                n = tags = 0  # squares reached; the sum of their marks
-                for to, _m in leaps:
-                    q = board[to]
-                    if not q or q & 1 != mine:
-                        n += 1
-                        tags += mark[to]
-                for ray in slides:
-                    for to, reached in ray:  # no moves: a square of a zone the piece passes but may not enter
-                        q = board[to]
-                        if reached and (not q or q & 1 != mine):
-                            n += 1
-                            tags += mark[to]
-                        if q:
-                            break
+                mine = colour[p]
+                n, tags = pos.reach_marks(sq, marks[mine])  # squares reached; the sum of their marks
                 bad = tags // GUARDED
                 worth = weight[p] * (n - bad) + unsafe[p] * bad
-                score += worth if mine == 0 else -worth
+                score += worth if mine == WHITE else -worth
                 near = tags & NEAR
                 if near:
                     units[mine] += near
@@ -295,12 +281,13 @@ class EvalTables:
         centre = self.centre_distance
         royals: tuple[list, list] = ([], [])
         others = [0, 0]
+        colour = self.colour
         for sq, p in enumerate(board):
             if p:
                 if self.royal[p]:
-                    royals[p & 1].append(sq)
+                    royals[colour[p]].append(sq)
                 else:
-                    others[p & 1] += 1
+                    others[colour[p]] += 1
         score = 0
         for lone in (0, 1):
             if others[lone] or not others[lone ^ 1] or not royals[lone]:
@@ -322,7 +309,7 @@ class EvalTables:
         module doc); with ``root_phase`` the royal tables stay the ones the search started with."""
         w = self.term_values
         files, ranks = self.variant.files, self.variant.ranks
-        kind, pv, colour_of_square = self.kind, self.phase_value, self.square_colour
+        kind, pv, side_of, colour_of_square = self.kind, self.phase_value, self.colour, self.square_colour
         pawns: tuple[list, list] = ([], [])
         royals: tuple[list, list] = ([], [])
         pieces: tuple[list, list] = ([], [])
@@ -332,14 +319,14 @@ class EvalTables:
             if p:
                 k = kind[p]
                 if k == PAWN:
-                    pawns[p & 1].append(sq)
+                    pawns[side_of[p]].append(sq)
                 elif k == ROYAL:
-                    royals[p & 1].append((sq, p))
+                    royals[side_of[p]].append((sq, p))
                 else:
-                    pieces[p & 1].append(sq)
+                    pieces[side_of[p]].append(sq)
                     heavy += pv[p]
                     if k == BOUND:
-                        colours.setdefault(((p >> 2) << 1) | (p & 1), set()).add(colour_of_square[sq])
+                        colours.setdefault(self.type_colour[p], set()).add(colour_of_square[sq])
         phase = min(1.0, heavy / self.phase_start)
         key = (tuple(pawns[0]), tuple(pawns[1]))
         cached = self.pawn_cache.get(key)
@@ -360,7 +347,7 @@ class EvalTables:
                 near = sum(1 for x in pieces[colour ^ 1] if x in zone)
                 shelter = sum(1 for x in front[sq] if x in own)
                 mg += sign * (attackers * near + shelters * shelter)
-        pairs = sum((1 if key & 1 == 0 else -1) for key, seen in colours.items() if len(seen) == 2)
+        pairs = sum((1 if side == WHITE else -1) for (_type, side), seen in colours.items() if len(seen) == 2)
         if self.square_eg is not None:
             eg += sum(self.square_eg[p][sq] for sq, p in enumerate(board) if p)
         score = phase * mg + (1 - phase) * eg + w["pair"] * pairs

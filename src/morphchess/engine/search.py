@@ -616,7 +616,7 @@ class _Searcher:
         """What the static score adds to the tables (White positive): the dynamic terms and mobility."""
         extra = self.dynamic * self.et.dynamic(board, self.root_phase) // 100 if self.dynamic else 0
         if self.mobility:
-            score, units, attackers = self.et.mobility(board, self.pos.royals)
+            score, units, attackers = self.et.mobility(self.pos)
             extra += round(self.mobility * score / 10)
             if self.attack:
                 white, black = attack_units(units, attackers)
