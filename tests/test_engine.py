@@ -346,7 +346,7 @@ def test_the_capture_search_keeps_its_results_in_the_transposition_table():
         tt = TranspositionTable(1 << 16)
         result = search(pos, depth=4, tt=tt, params=Params(qtt=qtt))
         assert result.move in pos.legal_moves()
-        depths[qtt] = {e[1] for e in tt.slots if e is not None}
+        depths[qtt] = {e.depth for e in tt.slots if e is not None}
     assert 0 not in depths[0] and 0 in depths[1]
     assert searcher(v, Params()).qtt == 1
     assert searcher("snappy-chess", Params()).qtt == 0

@@ -297,10 +297,10 @@ class _Searcher:
         seen = {pos.hash}
         while len(pv) < depth + 8:
             entry = self.tt.get(pos.hash)
-            if not entry or entry[4] is None or entry[4] not in pos.legal_moves():
+            if not entry or entry.move is None or entry.move not in pos.legal_moves():
                 break
-            pv.append(entry[4])
-            pos.make(entry[4])
+            pv.append(entry.move)
+            pos.make(entry.move)
             if pos.hash in seen:
                 break
             seen.add(pos.hash)
@@ -328,11 +328,12 @@ class _Searcher:
         if kind is Kind.CASTLE:
             pfrom, pto, pnew = extra
             d += pst[pnew][pto] - pst[b[pfrom]][pfrom]
-        elif kind is Kind.UNLOAD:  # the piece taken on the target is put on extra[0]
+        elif kind is Kind.UNLOAD:  # the piece taken on the target is put on the square of extra
             d -= pst[b[to]][to]
         pos.make(m)
         if kind is Kind.UNLOAD:
-            d += pst[b[extra[0]]][extra[0]]
+            (unloaded,) = extra
+            d += pst[b[unloaded]][unloaded]
         self.path.append(pos.hash)
         return d, cap
 
@@ -443,16 +444,16 @@ class _Searcher:
         entry = self.tt.get(self.pos.hash)
         if entry is None:
             return None, None
-        if entry[1] >= depth and not pv_node:
-            s = entry[3]
+        if entry.depth >= depth and not pv_node:
+            s = entry.score
             if s >= MATE_BOUND:
                 s -= ply
             elif s <= -MATE_BOUND:
                 s += ply
-            flag = entry[2]
+            flag = entry.bound
             if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
-                return s, entry[4]
-        return None, entry[4]
+                return s, entry.move
+        return None, entry.move
 
     def _store(self, h: int, depth: int, best: int, best_move: Move | None, alpha: int, beta: int,
                ply: int) -> None:
@@ -554,7 +555,7 @@ class _Searcher:
             if not mine and (self.bare_immediate or theirs > 1):
                 return ply - MATE
         if self.qtt:
-            cut = self._probe(0, alpha, beta, ply, False)[0]
+            cut, _move = self._probe(0, alpha, beta, ply, False)
             if cut is not None:
                 return cut
         stand = ev if us == 0 else -ev
