@@ -283,7 +283,8 @@ class Position:
         b = self.board
         p = b[sq]
         mine = p & 1
-        leaps, slides = self.t.moves[p][sq][:2]
+        entry = self.t.moves[p][sq]
+        leaps, slides = entry[0], entry[1]
         n = total = 0
         for to, _moves in leaps:
             q = b[to]

@@ -260,10 +260,11 @@ class EvalTables:
                         mark[s] |= GUARDED
         units, attackers = [0, 0], [0, 0]
         score = 0.0
+        reach_marks = pos.reach_marks
         for sq, p in enumerate(board):
             if p and (weight[p] or unsafe[p]):
                 mine = colour[p]
-                n, tags = pos.reach_marks(sq, marks[mine])  # squares reached; the sum of their marks
+                n, tags = reach_marks(sq, marks[mine])  # squares reached; the sum of their marks
                 bad = tags // GUARDED
                 worth = weight[p] * (n - bad) + unsafe[p] * bad
                 score += worth if mine == WHITE else -worth
