@@ -169,6 +169,7 @@ class _Searcher:
         self.dynamic = config.dynamic
         self.root_phase = not (self.dynamic and config.term("taper"))  # royal tables of the root's phase
         et = eval_tables(v, game_phase(v, pos.board) if self.root_phase else 1.0)
+        # the switches read at every node, one attribute lookup away
         self.mobility = config.mobility
         self.attack = config.attack
         self.tempo = config.tempo
