@@ -1,8 +1,8 @@
 """Texel-style tuning of every weight of the evaluation on self-play games of each variant.
 
     python bench/texel.py games --variants chess --games 2400 --nodes 300 --plies 6 --jobs 2 --out chess.jsonl
-    python bench/texel.py fit chess.jsonl            # records the fit in src/morphchess/engine/tuned.json
-    python bench/texel.py fit --apply chess.jsonl    # and uses its weights (once an SPRT has confirmed them)
+    python bench/texel.py fit chess.jsonl --report fits.jsonl   # reports the fit (statistics and weights)
+    python bench/texel.py fit --apply chess.jsonl    # and writes its weights to src/morphchess/engine/config.json
     python bench/texel.py fit chess.jsonl --hold tables    # the table multipliers kept, the rest fitted
     python bench/texel.py label chess.jsonl --depth 8 --jobs 2 --out chess-sf.jsonl   # Stockfish's labels
     python bench/texel.py games --variants chess --games 3000 --nodes 1500 --plies 8 --stockfish stockfish \
@@ -26,12 +26,14 @@ percent); with ``--squares`` a centipawn weight
 per piece letter and square, with ``--endgame`` another that the dynamic terms add as the
 phase falls, and with ``--mobility`` mobility split into one column per piece letter (its squares
 that no enemy pawn-like piece attacks) and one for the squares such a pawn attacks.  It fits all those weights together
-(:class:`~morphchess.engine.evaluate.Weights`) so that ``sigmoid(evaluation / K)`` predicts the
+(:class:`~morphchess.engine.config.EngineConfig`) so that ``sigmoid(evaluation / K)`` predicts the
 game results: least squares, ``K`` fitted first on the variant's current weights, every weight
 drawn towards its current value by a penalty chosen on the games held out (every other game).
 The fit (command, games, positions, ``K``, the error before and after, on all positions and on
-the held-out games, the weights) goes to the variant's ``fit`` in ``tuned.json``; with
-``--apply`` its weights become the variant's when they predict the held-out games better.
+the held-out games, the weights) is printed, and appended as one JSON line to ``--report``; with
+``--apply`` its weights become the variant's in the engine's configuration file (``--config``) when
+they predict the held-out games better (once an SPRT has confirmed them; record where they came
+from in docs/engine-configuration.md).
 
 ``label`` (orthodox chess) asks Stockfish, through python-chess, for its expected score of every
 position past the opening plies (its win/draw/loss estimate at ``--depth``, from White's side) and
@@ -57,23 +59,19 @@ from scipy.optimize import minimize, minimize_scalar
 
 from morphchess import Board, Position, builtin
 from morphchess.engine import search
+from morphchess.engine.config import CONFIG_FILE, TERMS, EngineConfig, config_for, fingerprint
 from morphchess.engine.evaluate import (
-    TERMS,
-    TUNED_FILE,
     EvalTables,
-    Weights,
     attack_units,
-    dynamic_percent,
     eval_tables,
     game_phase,
-    tuned_weights,
 )
 from morphchess.engine.see import exchange_exact, see, see_values
 from morphchess.engine.tt import TranspositionTable
 from morphchess.variants import names
 
-TUNED_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                          "src", "morphchess", "engine", TUNED_FILE)
+CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "src", "morphchess", "engine", CONFIG_FILE)
 SEARCH_SCALE = 400  # centipawns: a search score s labels a position sigmoid(s / SEARCH_SCALE)
 PENALTIES = (0.0, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1)  # candidate strengths of the pull towards the current weights
 POINTS = {"1-0": 1.0, "0-1": 0.0}
@@ -242,10 +240,10 @@ class Features:
     def __init__(self, variant, coarse: bool = False, squares: bool = False, endgame: bool = False,
                  mobility: bool = False) -> None:
         self.variant = variant
-        self.weights = tuned = tuned_weights(variant)
+        self.weights = tuned = config_for(variant)
         # the tables at the current material values (so the lookahead columns add up to the search's), and
         # the type values at multiplier 1 (what a material column counts)
-        self.base = EvalTables(variant, 1.0, weights=Weights(material=dict(tuned.material)))
+        self.base = EvalTables(variant, 1.0, config=EngineConfig(material=dict(tuned.material)))
         self.plain_value = EvalTables(variant, 1.0).value
         self.phases: dict[float, EvalTables] = {1.0: self.base}
         group = {t.letter: t.letter for t in variant.types if not t.royal}
@@ -256,12 +254,12 @@ class Features:
             group = {t.letter: "pawns" if variant.is_pawn_like(t) else "pieces" for t in variant.types if not t.royal}
         self.group = group
         self.tables = sorted(set(group.values())) + ["lookahead", "centre", "king"]
-        self.dynamic = dynamic_percent(variant)
+        self.dynamic = tuned.dynamic
         self.terms = [name for name in TERMS if name != "taper"] if self.dynamic else []
         self.moving = any(self.base.mobility_weight)  # pieces whose mobility and attacks count
         self.search_tables = eval_tables(variant, 1.0)  # the search's own, at every current weight
         self.gains = any(map(any, self.search_tables.gainers))  # quiet shape changes that gain: the search's tempo
-        self.safe = tuned.tempo_safe
+        self.safe = tuned.safe
         self.mobility_units = self._mobility_units() if self.moving and (
             mobility or tuned.mobility_types or tuned.mobility_unsafe != 1.0) else {}
         mobility_columns = list(self.mobility_units) or ["mobility"]
@@ -344,9 +342,9 @@ class Features:
         share = self.dynamic / 100
         out += [share * unit.dynamic(pos.board) / 100 for unit in self.units]
         if self.moving:
-            score, units, attackers = self.base.mobility(pos.board, pos.royals)
+            score, units, attackers = self.base.mobility(pos)
             white, black = attack_units(units, attackers)
-            mobility = [unit.mobility(pos.board, pos.royals)[0] for unit in self.mobility_units.values()] or [score]
+            mobility = [unit.mobility(pos)[0] for unit in self.mobility_units.values()] or [score]
             out += [x / 10 for x in mobility] + [(white - black) / 100]
         if self.gains:  # the capture search's stand-pat adds tempo percent of the side to move's morph gain
             gain = self.search_tables.morph_gain(pos, self.safe)
@@ -456,9 +454,10 @@ class Fit:
         return self.w0 + x * self.scale
 
 
-def fit_variant(name: str, records: list[dict], entry: dict, args, command: str) -> dict:
-    """``entry`` (the variant's part of tuned.json) with the fit of its weights under ``fit``; with
-    ``--apply``, and when they predict the held-out games better than the current weights, with them."""
+def fit_variant(name: str, records: list[dict], args, command: str) -> dict:
+    """The fit of a variant's weights: its statistics, the ``weights`` (as :class:`EngineConfig`
+    settings) and whether they are ``applied`` (with ``--apply``, when they predict the held-out games
+    better than the current weights)."""
     feats = Features(builtin(name), *feature_options(args))
     unknown = set(args.hold) - set(feats.columns) - {"tables"}
     if unknown:
@@ -504,30 +503,35 @@ def fit_variant(name: str, records: list[dict], entry: dict, args, command: str)
     if feats.eg_letters:
         weights["squares_eg"] = {letter: [round(fitted[f"{letter}@{sq}/eg"], 1) for sq in range(size)]
                                  for letter in feats.eg_letters}
-    entry = dict(entry)
-    entry["fit"] = {"command": command, "games": len(records), "positions": int(len(y)), "K": round(k, 1),
-                    "penalty": penalty, "error": [round(before, 5), round(after, 5)],
-                    "held_out_error": [round(current, 5), round(scores[penalty], 5)], "weights": weights,
-                    "applied": keep}
-    if keep:
-        entry.update(weights)
-    return entry
+    return {"variant": name, "command": command, "games": len(records), "positions": int(len(y)), "K": round(k, 1),
+            "penalty": penalty, "error": [round(before, 5), round(after, 5)],
+            "held_out_error": [round(current, 5), round(scores[penalty], 5)], "weights": weights, "applied": keep}
 
 
 def run_fit(args) -> None:
+    """Fit each variant of the games; report the fits, write the applied weights to ``--config``."""
     by_variant: dict[str, list] = {}
     for rec in read_records(args.files):
         by_variant.setdefault(rec["variant"], []).append(rec)
-    with open(args.out, encoding="utf-8") as f:
-        tuned = json.load(f)
+    with open(args.config, encoding="utf-8") as f:
+        config = json.load(f)
     command = "python bench/texel.py " + " ".join(sys.argv[1:])
+    applied = False
     for name in sorted(by_variant):
         if args.variants and name not in args.variants:
             continue
-        tuned[name] = fit_variant(name, by_variant[name], tuned[name], args, command)
-    with open(args.out, "w", encoding="utf-8") as f:
-        json.dump(tuned, f, indent=1, sort_keys=True)
-        f.write("\n")
+        fit = fit_variant(name, by_variant[name], args, command)
+        if args.report:
+            with open(args.report, "a", encoding="utf-8") as f:
+                f.write(json.dumps(fit, sort_keys=True) + "\n")
+        if fit["applied"]:
+            config.setdefault(name, {})
+            config[name].update(fit["weights"], fingerprint=fingerprint(builtin(name)))
+            applied = True
+    if applied:
+        with open(args.config, "w", encoding="utf-8") as f:
+            json.dump(config, f, indent=1, sort_keys=True)
+            f.write("\n")
 
 
 def main() -> None:
@@ -543,7 +547,7 @@ def main() -> None:
     g.add_argument("--jobs", type=int, default=1)
     g.add_argument("--stockfish", metavar="COMMAND", help="Stockfish plays both sides instead (chess only), at --nodes")
     g.add_argument("--out", default="selfplay.jsonl")
-    f = sub.add_parser("fit", help="fit the weights and write them to tuned.json")
+    f = sub.add_parser("fit", help="fit the weights; with --apply write them to the engine's configuration")
     f.add_argument("files", nargs="+")
     f.add_argument("--variants", nargs="+")
     f.add_argument("--coarse", action="store_true", help="one material multiplier for pawns, one for the other pieces")
@@ -558,7 +562,8 @@ def main() -> None:
     f.add_argument("--jobs", type=int, default=1, help="processes replaying the games")
     f.add_argument("--apply", action="store_true", help="use the fitted weights where they predict the held-out "
                    "games better")
-    f.add_argument("--out", default=TUNED_PATH)
+    f.add_argument("--report", metavar="FILE", help="append each fit (statistics and weights) as a JSON line")
+    f.add_argument("--config", default=CONFIG_PATH, help="the configuration file --apply writes")
     lab = sub.add_parser("label", help="Stockfish's expected score of each position (chess), or with --nodes "
                          "morphchess's own (any variant), for fit")
     lab.add_argument("files", nargs="+")

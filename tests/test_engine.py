@@ -1,14 +1,17 @@
 """The engine: piece values, tactics in every variant (mates by morph and by transformation), limits."""
 
+import json
 import random
 import threading
+from importlib import resources
 
 import pytest
 
 from morphchess import Position, builtin, load
 from morphchess.cli import main
 from morphchess.engine import level_limits, piece_values, search
-from morphchess.engine.evaluate import QS_GAIN, EvalTables, Weights, eval_tables, tuned_weights
+from morphchess.engine.config import CONFIG_FILE, EngineConfig, config_for, default_config
+from morphchess.engine.evaluate import QS_GAIN, EvalTables
 from morphchess.engine.search import Params, _Searcher
 from morphchess.move import Kind
 from morphchess.notation import from_fen, move_to_coord, parse_coord, to_fen
@@ -250,7 +253,7 @@ def test_mobility_counts_what_python_chess_attacks():
     weight = {v.tables.letter[p].upper(): plain.mobility_weight[p] for p in range(v.tables.ncodes)
               if plain.mobility_weight[p]}
     assert weight["N"] > weight["B"] > weight["R"] > weight["Q"] > 0
-    et = EvalTables(v, weights=Weights(mobility_types={"N": 2.0, "Q": 0.5}, mobility_unsafe=0.25))
+    et = EvalTables(v, config=EngineConfig(mobility_types={"N": 2.0, "Q": 0.5}, mobility_unsafe=0.25))
     times = {"N": 2.0, "B": 1.0, "R": 1.0, "Q": 0.5}
     rng = random.Random(5)
     attacked = 0
@@ -276,7 +279,7 @@ def test_mobility_counts_what_python_chess_attacks():
                 side = 0 if piece.color else 1
                 units[side] += near
                 attackers[side] += bool(near)
-        score, got_units, got_attackers = et.mobility(pos.board, pos.royals)
+        score, got_units, got_attackers = et.mobility(pos)
         assert score == pytest.approx(expected), board.fen()
         assert (got_units, got_attackers) == (units, attackers), board.fen()
         attacked += sum(units)
@@ -297,6 +300,11 @@ def test_mopup_drives_a_lone_king_to_mate():
         assert not pos.legal_moves() and pos.in_check(), to_fen(pos)
 
 
+def configured() -> dict:
+    """The entries of the engine's configuration file, by variant name."""
+    return json.loads(resources.files("morphchess.engine").joinpath(CONFIG_FILE).read_text(encoding="utf-8"))
+
+
 def searcher(variant, params):
     """A search of ``variant`` (a built-in's name or a Variant) from its start, set up but not run."""
     v = builtin(variant) if isinstance(variant, str) else variant
@@ -304,16 +312,18 @@ def searcher(variant, params):
 
 
 def test_dynamic_terms_and_mobility_play_where_no_piece_changes_shape():
-    """By default the dynamic terms are on in chess and off where pieces morph or transform, unless
-    tuned.json records a measured percent for the variant (Crossroads and Polymorph, on); mobility counts
-    only the pieces that keep their shape; an explicit percent wins."""
-    assert searcher("chess", Params()).dynamic == searcher("crossroads", Params()).dynamic == 100
-    assert searcher("polymorph", Params()).dynamic == 100
-    chess = builtin("chess")
-    weights = eval_tables(chess, 1.0).weights
-    assert (searcher(chess, Params()).mobility, searcher(chess, Params()).attack) == (weights.mobility, weights.attack)
-    assert (searcher(chess, Params(mobility=0, attack=7)).mobility, searcher(chess, Params(attack=7)).attack) == (0, 7)
+    """By default the dynamic terms are on where no piece changes shape (chess) and off where pieces morph
+    or transform (Snappy Chess, Morphing Chess), unless the configuration file records a measured percent
+    for the variant's definition; mobility counts only the pieces that keep their shape; an explicit
+    percent wins."""
+    assert searcher("chess", Params()).dynamic == 100
     assert searcher("snappy-chess", Params()).dynamic == searcher("morphing-chess", Params()).dynamic == 0
+    for name, entry in configured().items():
+        assert searcher(name, Params()).dynamic == entry.get("dynamic", default_config(builtin(name)).dynamic)
+    chess = builtin("chess")
+    config = config_for(chess)
+    assert (searcher(chess, Params()).mobility, searcher(chess, Params()).attack) == (config.mobility, config.attack)
+    assert (searcher(chess, Params(mobility=0, attack=7)).mobility, searcher(chess, Params(attack=7)).attack) == (0, 7)
     edited = load(definition_text("crossroads").replace("promoChoice=NBRQZHDL", "promoChoice=NBRQ"), "crossroads")
     assert searcher(edited, Params()).dynamic == 0  # not the definition that was measured
     assert searcher("chess", Params(dynamic=0)).dynamic == 0
@@ -336,7 +346,7 @@ def test_the_capture_search_keeps_its_results_in_the_transposition_table():
         tt = TranspositionTable(1 << 16)
         result = search(pos, depth=4, tt=tt, params=Params(qtt=qtt))
         assert result.move in pos.legal_moves()
-        depths[qtt] = {e[1] for e in tt.slots if e is not None}
+        depths[qtt] = {e.depth for e in tt.slots if e is not None}
     assert 0 not in depths[0] and 0 in depths[1]
     assert searcher(v, Params()).qtt == 1
     assert searcher("snappy-chess", Params()).qtt == 0
@@ -357,10 +367,10 @@ def test_pruning_near_the_leaves_saves_nodes_and_keeps_the_move():
     assert len({r.move for r in results.values()}) == 1
 
 
-def test_pruning_near_the_leaves_follows_the_variants_weights():
-    """Reverse futility pruning and razoring default to the variant's weights (chess: measured to gain
+def test_pruning_near_the_leaves_follows_the_variants_configuration():
+    """Reverse futility pruning and razoring default to the variant's configuration (chess: measured to gain
     together); an explicit parameter, 0 included, overrides them."""
-    chess = tuned_weights(builtin("chess"))
+    chess = config_for(builtin("chess"))
     assert chess.rfp > 0 and chess.razor > 0
     assert (searcher("chess", Params()).rfp, searcher("chess", Params()).razor) == (chess.rfp, chess.razor)
     assert (searcher("chess", Params(rfp=0, razor=0)).rfp, searcher("chess", Params(razor=0)).razor) == (0, 0)
@@ -427,21 +437,23 @@ def test_morph_gain_is_the_best_quiet_shape_change():
     assert 0 < safe < plain and safe == max(safe_moves)
 
 
-def test_each_variant_takes_its_measured_morph_gain_from_tuned_json():
-    """A share of the safe morph gain where an SPRT accepted it (Morphing Chess 85%, Snappy Chess 80%:
-    their fitted weights), half of all gains in Crossroads, none elsewhere; an explicit parameter wins."""
+def test_each_variant_takes_its_measured_morph_gain_from_the_configuration():
+    """The share of the morph gain (and whether only safe squares count) is the variant's configured one
+    where an SPRT accepted it, none elsewhere; an explicit parameter wins."""
     def settings(name: str, params: Params) -> tuple[int, int]:
         s = _Searcher(Position(builtin(name)), 1, None, None, None, None, None, None, params)
         return s.tempo, s.safe
-    assert settings("morphing-chess", Params()) == (85, 1) and settings("snappy-chess", Params()) == (80, 1)
-    assert settings("crossroads", Params()) == (50, 0)
-    assert settings("chess", Params()) == settings("morphomania", Params()) == (0, 0)
+    for name, entry in configured().items():
+        assert settings(name, Params()) == (entry.get("tempo", 0), int(entry.get("safe", False))), name
+    assert any(settings(name, Params())[0] for name in configured())
+    assert settings("chess960", Params()) == (0, 0)
     assert settings("snappy-chess", Params(tempo=0, safe=0)) == (0, 0)
+    assert settings("chess", Params(tempo=30, safe=2)) == (30, 1)
 
 
 def test_tempo_steadies_the_score_where_every_move_morphs():
     """Without the tempo term, Crossroads' root score swings by who moved last (about 1000 cp between
-    depths 1 and 2); with the variant's tempo from tuned.json the swing is a small part of that."""
+    depths 1 and 2); with the variant's configured tempo the swing is a small part of that."""
     from morphchess.engine.tt import TranspositionTable
 
     def swing(params: Params) -> int:

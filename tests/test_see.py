@@ -1,4 +1,4 @@
-"""Static exchange evaluation on hand-built positions, and the tuned evaluation's weights."""
+"""Static exchange evaluation on hand-built positions, and the evaluation's weights from the configuration."""
 
 import dataclasses
 import json
@@ -7,7 +7,8 @@ from importlib import resources
 import pytest
 
 from morphchess import Board, builtin, load
-from morphchess.engine.evaluate import EvalTables, Weights, eval_tables, fingerprint, tuned_weights
+from morphchess.engine.config import CONFIG_FILE, EngineConfig, config_for, default_config, fingerprint, load_entry
+from morphchess.engine.evaluate import EvalTables, eval_tables
 from morphchess.engine.see import ROYAL_SEE, exchange_exact, see, see_values
 from morphchess.notation import from_fen
 from morphchess.pieces import code
@@ -84,18 +85,23 @@ def test_tuned_tables_are_colour_symmetric(name):
                 assert pst[c ^ 1][flipped] == -pst[c][sq]  # Black's piece on the mirrored square
 
 
-def test_tuned_weights_apply_only_to_the_definition_they_were_fitted_on():
-    table = json.loads(resources.files("morphchess.engine").joinpath("tuned.json").read_text(encoding="utf-8"))
+def test_the_configuration_applies_only_to_the_definition_it_was_measured_on():
+    """Each entry of the configuration file names a built-in by its fingerprint and sets those fields of
+    the variant's configuration (the rest keep the plain engine's); an edited definition plays the plain
+    engine, and a setting the configuration does not have is an error naming it."""
+    table = json.loads(resources.files("morphchess.engine").joinpath(CONFIG_FILE).read_text(encoding="utf-8"))
     for name, entry in table.items():
         v = builtin(name)
         assert entry["fingerprint"] == fingerprint(v)
-        weights, default = tuned_weights(v), Weights()
-        for f in dataclasses.fields(Weights):  # every entry the file has, else the default
-            assert getattr(weights, f.name) == entry.get(f.name, getattr(default, f.name)), (name, f.name)
-    chess = tuned_weights(builtin("chess"))
-    assert (chess.qtt, chess.mobility, chess.mobility_unsafe) == (1, 82, 1.0) and chess.material["Q"] == 1.088
+        config, default = config_for(v), default_config(v)
+        for f in dataclasses.fields(EngineConfig):
+            assert getattr(config, f.name) == entry.get(f.name, getattr(default, f.name)), (name, f.name)
+        assert eval_tables(v, 1.0).config == config
+    assert config_for(builtin("chess")) != default_config(builtin("chess"))
     edited = load("files=8 ranks=8 royal=K pawn:P:fmWfcF:pawn:a2,,a7 king:K:K:king:e1,,e8", "chess")
-    assert tuned_weights(edited) == Weights()
+    assert config_for(edited) == default_config(edited) == EngineConfig()
+    with pytest.raises(ValueError, match="config.json: chess: unknown setting tempo_safe"):
+        load_entry("chess", {"fingerprint": "x", "tempo_safe": True}, EngineConfig())
 
 
 def test_square_weights_shift_a_type_on_its_own_side_s_squares():
@@ -103,7 +109,8 @@ def test_square_weights_shift_a_type_on_its_own_side_s_squares():
     v = builtin("chess")
     bonus = [0.0] * 64
     bonus[v.square("e4")] = 30.0
-    plain, shifted = EvalTables(v, 1.0, weights=Weights()), EvalTables(v, 1.0, weights=Weights(squares={"N": bonus}))
+    plain = EvalTables(v, 1.0, config=EngineConfig())
+    shifted = EvalTables(v, 1.0, config=EngineConfig(squares={"N": bonus}))
     white, black = code(v.type_by_letter("N").index, 0), code(v.type_by_letter("N").index, 1)
     for c, sq, delta in ((white, "e4", 30), (black, "e5", -30), (white, "e5", 0), (black, "e4", 0)):
         assert shifted.pst[c][v.square(sq)] - plain.pst[c][v.square(sq)] == delta, (c, sq)
@@ -115,7 +122,8 @@ def test_endgame_square_weights_grow_as_the_phase_falls():
     v = builtin("chess")
     bonus = [0.0] * 64
     bonus[v.square("e4")] = 40.0
-    plain, shifted = EvalTables(v, 1.0, weights=Weights()), EvalTables(v, 1.0, weights=Weights(squares_eg={"P": bonus}))
+    plain = EvalTables(v, 1.0, config=EngineConfig())
+    shifted = EvalTables(v, 1.0, config=EngineConfig(squares_eg={"P": bonus}))
     assert shifted.pst == plain.pst  # the tables are the middlegame's; the dynamic terms add the endgame part
     for fen, delta in (("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 0),
                        ("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1", 40),
@@ -129,9 +137,9 @@ def test_endgame_square_weights_grow_as_the_phase_falls():
 
 def test_weights_scale_the_terms():
     v = builtin("chess")
-    plain = EvalTables(v, 1.0, weights=Weights())
+    plain = EvalTables(v, 1.0, config=EngineConfig())
     knight = code(v.type_by_letter("N").index, 0)
-    richer = EvalTables(v, 1.0, weights=Weights({"N": 1.5}, centre=0.0))
+    richer = EvalTables(v, 1.0, config=EngineConfig({"N": 1.5}, centre=0.0))
     e4 = v.square("e4")
     material, ahead, centre, _king = plain.terms(knight, e4, 1.0, plain.worth[knight])
     assert plain.pst[knight][e4] == round(material + ahead + centre)

@@ -1,5 +1,5 @@
 """The Texel-style fit of bench/texel.py: its features are the search's evaluation, its gradient is right,
-and a fit is recorded in tuned.json without changing the weights unless asked."""
+and a fit is reported without changing the engine's configuration unless asked."""
 
 import importlib.util
 import json
@@ -59,7 +59,7 @@ def test_mobility_columns_split_the_mobility_by_type_and_pawn_attacked_squares()
         "mobility:B", "mobility:N", "mobility:Q", "mobility:R", "mobility:unsafe"]
     parts = split.row(pos)
     columns = [split.scalars.index(c) for c in split.mobility_units]
-    plain = split.base.mobility(pos.board, pos.royals)[0]  # every square at the type's plain weight
+    plain = split.base.mobility(pos)[0]  # every square at the type's plain weight
     assert sum(parts[i] for i in columns) == pytest.approx(plain / 10)
     assert parts[split.scalars.index("mobility:unsafe")] != 0  # some piece reaches a square a pawn guards
 
@@ -116,27 +116,27 @@ def test_held_weights_keep_their_start():
     assert not np.allclose(free[:n], feats.start[:n]) and not np.allclose(held[n:m], feats.start[n:m])
 
 
-def test_a_fit_is_recorded_and_applied_only_when_asked(tmp_path):
+def test_a_fit_is_reported_and_applied_only_when_asked(tmp_path):
     games = tmp_path / "games.jsonl"
-    tuned = tmp_path / "tuned.json"
-    shutil.copy(ROOT / "src" / "morphchess" / "engine" / "tuned.json", tuned)
-    before = json.loads(tuned.read_text())
+    config = tmp_path / "config.json"
+    report = tmp_path / "fits.jsonl"
+    shutil.copy(ROOT / "src" / "morphchess" / "engine" / "config.json", config)
+    before = config.read_text()
     run = [sys.executable, str(TEXEL)]
     subprocess.run(run + ["games", "--variants", "chess", "--games", "4", "--nodes", "60", "--max-plies", "60",
                           "--out", str(games)], check=True, capture_output=True)
     assert len(games.read_text().splitlines()) == 4
-    subprocess.run(run + ["fit", str(games), "--out", str(tuned)], check=True, capture_output=True)
-    after = json.loads(tuned.read_text())
-    fit = after["chess"]["fit"]
-    assert fit["games"] == 4 and fit["positions"] > 20 and not fit["applied"]
+    subprocess.run(run + ["fit", str(games), "--config", str(config), "--report", str(report)], check=True,
+                   capture_output=True)
+    fit = json.loads(report.read_text())
+    assert fit["variant"] == "chess" and fit["games"] == 4 and fit["positions"] > 20 and not fit["applied"]
     assert set(fit["weights"]) >= {"material", "lookahead", "centre", "king", "terms", "mobility", "attack"}
     assert fit["command"].startswith("python bench/texel.py fit")
-    assert {k: v for k, v in after["chess"].items() if k != "fit"} == {
-        k: v for k, v in before["chess"].items() if k != "fit"}
-    assert after["polymorph"] == before["polymorph"]
-    wrong = subprocess.run(run + ["fit", str(games), "--out", str(tuned), "--hold", "queen"], capture_output=True,
+    assert config.read_text() == before
+    wrong = subprocess.run(run + ["fit", str(games), "--config", str(config), "--hold", "queen"], capture_output=True,
                            text=True)
     assert wrong.returncode != 0 and "--hold queen: no such weight in chess" in wrong.stderr
+
 
 
 def test_stockfish_labels_replace_the_results_in_the_fit(tmp_path):

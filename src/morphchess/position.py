@@ -276,6 +276,31 @@ class Position:
         royals = self.royals[colour]
         return () if self.t.succession and len(royals) > 1 else royals
 
+    def reach_marks(self, sq: int, marks: Sequence[int]) -> tuple[int, int]:
+        """For the piece on ``sq``, the squares its plain leaps and slides reach as the board stands
+        (empty, or holding a piece of the other side; not hops, multi-leg or move-only and capture-only
+        moves): how many, and the sum of ``marks[square]`` over them (the evaluation's mobility)."""
+        b = self.board
+        p = b[sq]
+        mine = p & 1
+        entry = self.t.moves[p][sq]
+        leaps, slides = entry[0], entry[1]
+        n = total = 0
+        for to, _moves in leaps:
+            q = b[to]
+            if not q or q & 1 != mine:
+                n += 1
+                total += marks[to]
+        for ray in slides:
+            for to, moves in ray:  # no moves: a square of a zone the piece passes but may not enter
+                q = b[to]
+                if moves and (not q or q & 1 != mine):
+                    n += 1
+                    total += marks[to]
+                if q:
+                    break
+        return n, total
+
     def _pinned(self, us: int) -> set:
         """Own pieces that may shield a royal piece (a superset of the pinned ones)."""
         b = self.board

@@ -28,25 +28,22 @@ board for what a table cannot know: the game phase of this node (from the materi
 blends a royal piece's middlegame table (stay home) into its endgame table (centralise), pawn
 structure for every pawn-like type (passed, doubled, isolated, supported), the safety of each
 royal piece (enemy pieces near it, own pawns in front of it) and pairs of colour-bound pieces.
-Their weights are the named terms of :data:`TERMS`, the same for every variant unless
-``tuned.json`` gives a variant its own.
+Their weights are the named terms of :data:`~.config.TERMS`, the same for every variant unless
+its configuration (:mod:`.config`) gives it its own.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import dataclass, field, fields
-from importlib import resources
+from collections.abc import Mapping
 
 from ..betza import leap_path
-from ..pieces import colour_of
+from ..pieces import colour_of, type_of
 from ..position import Position
-from ..variant import BLACK, Variant
+from ..variant import BLACK, WHITE, Variant
+from .config import TERMS, EngineConfig, changes_shape, config_for
 
-__all__ = ["piece_values", "mobility", "value_of_mobility", "EvalTables", "eval_tables", "game_phase", "Weights",
-           "tuned_weights", "fingerprint", "TERMS", "tapered", "changes_shape", "shape_changing",
-           "dynamic_percent", "attack_units"]
+__all__ = ["piece_values", "mobility", "value_of_mobility", "EvalTables", "eval_tables", "game_phase",
+           "attack_units"]
 
 DENSITY = 0.3          # chance that a square on a piece's way is occupied
 LOOKAHEAD = 0.3        # weight of what a piece can become with its next move
@@ -57,84 +54,9 @@ ROYAL_ORDER_VALUE = 2000  # a royal piece as attacker sorts last in capture orde
 QS_GAIN = 150          # a quiet move gaining this much by morph or promotion counts as tactical
 PAWN, ROYAL, PIECE, BOUND = 1, 2, 3, 4  # what the dynamic terms see in a code
 PAWN_CACHE = 50_000    # pawn structures kept (per variant and process) before the cache is cleared
-MOBILITY = 40          # tenths of a centipawn per weighted reachable square (:meth:`EvalTables.mobility`)
-ATTACK = 200           # king attack: ATTACK / 100 cp per squared unit of :func:`attack_units`
 GUARDED = 1 << 16      # mobility's mark of a square that an enemy pawn-like piece attacks (1: one next to a royal)
 NEAR = GUARDED - 1     # the part of a sum of marks that counts squares next to royals
 ATTACK_UNITS = 12      # king attack: squares next to royal pieces counted at most
-
-
-# the named terms of the dynamic evaluation, centipawns (a weight of 0 turns a term off)
-TERMS = {
-    "passed_mg": 5,          # a passed pawn, times its progress (0 at home, 1 on the last rank) squared
-    "passed_eg": 90,
-    "doubled": -12,          # each pawn-like piece behind another of its side on a file
-    "isolated": -10,         # no pawn-like piece of its side on the files beside it
-    "supported": 8,          # a pawn-like piece of its side diagonally behind it
-    "royal_attackers": -12,  # middlegame: each enemy piece (not a pawn) within two squares of a royal piece
-    "royal_shelter": 8,      # middlegame: each own pawn-like piece on the three squares in front of it
-    "pair": 35,              # both square colours held by pieces of one colour-bound type
-    "taper": 1,              # 1: the royal tables follow the phase of every node, 0: the root's
-}
-
-
-@dataclass(frozen=True)
-class Weights:
-    """Multipliers of the evaluation's table terms: ``material`` per piece letter (missing letters 1.0),
-    ``lookahead`` (what a piece can become, above its type value), ``centre`` and ``king``;
-    ``terms``, the dynamic terms by name (missing ones: :data:`TERMS`); ``dynamic``, the percent
-    of the dynamic terms where an SPRT measured it for this variant (None: :func:`dynamic_percent`'s rule);
-    ``mobility``, ``attack``, ``tempo`` and ``tempo_safe``, the search's defaults of mobility, king
-    attack and the side to move's morph gain (:class:`~.search.Params`); ``squares``,
-    per piece letter the centipawns its table gains on each square (seen from its own side, numbered as
-    White's: :meth:`EvalTables.own_square`); ``squares_eg``, the same for the endgame, added by the
-    dynamic terms as the node's phase falls (``(1 - phase)`` times the entry); ``mobility_types``, per piece
-    letter a multiplier of its mobility (missing letters 1.0); ``mobility_unsafe``, the multiplier of a square
-    that an enemy pawn-like piece attacks (1.0: it counts like any other); ``qtt``, ``rfp`` and ``razor``,
-    the search's defaults of its capture search's use of the transposition table, of reverse futility
-    pruning and of razoring (:class:`~.search.Params`)."""
-
-    material: dict[str, float] = field(default_factory=dict)
-    lookahead: float = 1.0
-    centre: float = 1.0
-    king: float = 1.0
-    terms: dict[str, float] = field(default_factory=dict)
-    dynamic: int | None = None
-    mobility: int = MOBILITY
-    attack: int = ATTACK
-    squares: dict[str, list[float]] = field(default_factory=dict)
-    tempo: int = 0
-    tempo_safe: bool = False
-    squares_eg: dict[str, list[float]] = field(default_factory=dict)
-    mobility_types: dict[str, float] = field(default_factory=dict)
-    mobility_unsafe: float = 1.0
-    qtt: int = 0
-    rfp: int = 0
-    razor: int = 0
-
-    def term(self, name: str) -> float:
-        return self.terms.get(name, TERMS[name])
-
-
-TUNED_FILE = "tuned.json"  # weights fitted on self-play games (bench/texel.py), per variant
-
-
-def fingerprint(variant: Variant) -> str:
-    """A short hash of what the evaluation depends on: board size, pieces, moves, morphs."""
-    text = f"{variant.files}x{variant.ranks} " + " ".join(
-        f"{t.letter}:{t.betza}:{t.royal}:{t.morph}" for t in variant.types) + f" {variant.promo_choice}"
-    return hashlib.sha1(text.encode()).hexdigest()[:12]
-
-
-def tuned_weights(variant: Variant) -> Weights:
-    """The fitted weights of a variant from :data:`TUNED_FILE` when its name and fingerprint match
-    an entry there (so an edited definition falls back to the plain evaluation), else all 1.  The
-    entry's keys are the names of :class:`Weights`' fields; a missing one keeps its default."""
-    table = json.loads(resources.files(__package__).joinpath(TUNED_FILE).read_text(encoding="utf-8"))
-    entry = table.get(variant.name)
-    if entry is None or entry["fingerprint"] != fingerprint(variant):
-        return Weights()
-    return Weights(**{f.name: entry[f.name] for f in fields(Weights) if f.name in entry})
 
 
 def _within(files: int, ranks: int, d: int) -> list[frozenset[int]]:
@@ -198,17 +120,18 @@ class EvalTables:
     ``phase`` is 1.0 with all pieces on the board and 0.0 in a bare endgame; it blends the royal
     pieces' table from "stay home" to "come to the centre".  Everything else does not depend on
     the phase and is computed once per variant (:func:`eval_tables` keeps it with the variant);
-    a table for another phase only recomputes the royal rows.
+    a table for another phase only recomputes the royal rows.  ``config`` gives the table weights
+    (default: the plain :class:`~.config.EngineConfig`; the search's are :func:`~.config.config_for`'s).
     """
 
     def __init__(self, variant: Variant, phase: float = 1.0, base: EvalTables | None = None,
-                 weights: Weights | None = None) -> None:
+                 config: EngineConfig | None = None) -> None:
         if base is not None:
             self._rephase(base, phase)
             return
         t = variant.tables
         self.variant = variant
-        self.weights = w = weights or Weights()
+        self.config = w = config or EngineConfig()
         n, size = t.ncodes, t.size
         values = {k: round(v * w.material.get(k, 1.0)) for k, v in piece_values(variant).items()}
         for group in variant.transforms:  # a polymorph can take any of its forms: it is worth the best
@@ -261,6 +184,8 @@ class EvalTables:
         self.pawn_cache: dict = {}
         self.kind = [PAWN if self.pawnlike[c] else ROYAL if self.royal[c] else BOUND if self.bound[c] else PIECE
                      for c in range(n)]
+        self.colour = [colour_of(c) for c in range(n)]
+        self.type_colour = [(type_of(c), colour_of(c)) for c in range(n)]  # what a pair of bound pieces shares
         F, R = variant.files, variant.ranks
         self.square_colour = [(sq % F + sq // F) & 1 for sq in range(F * R)]
         self.centre_distance = [round(max(abs(2 * (sq % F) - F + 1), abs(2 * (sq // F) - R + 1)) / 2)
@@ -269,7 +194,7 @@ class EvalTables:
         self.ring = _within(F, R, 1)
         self.front = [[tuple((sq // F + ahead) * F + x for x in range(max(0, sq % F - 1), min(F, sq % F + 2))
                              if 0 <= sq // F + ahead < R) for sq in range(F * R)] for ahead in (1, -1)]
-        w = self.weights
+        w = self.config
         plain = self._mobility_weights(variant, n)
         self.set_mobility([x * w.mobility_types.get(t.letter[c].upper(), 1.0) for c, x in enumerate(plain)],
                           [x * w.mobility_unsafe for x in plain])
@@ -281,7 +206,7 @@ class EvalTables:
                          if self.royal[c] else [] for c in range(n)]
         self.square_eg = self._signed_squares(w.squares_eg) if w.squares_eg else None
 
-    def _signed_squares(self, squares: dict[str, list[float]]) -> list[list[float]]:
+    def _signed_squares(self, squares: Mapping[str, list[float]]) -> list[list[float]]:
         """Per code the centipawns of ``squares`` (per piece letter, its own side's view) on each square, White
         positive; 0 for letters without an entry."""
         t = self.variant.tables
@@ -312,52 +237,37 @@ class EvalTables:
         self.mobility_weight, self.mobility_unsafe = weight, unsafe
         self.unsafe_apart = unsafe != weight  # only then does mobility look for the pawns' squares
 
-    def mobility(self, board: list[int], royals: tuple) -> tuple[float, list[int], list[int]]:
-        """Squares the pieces (not pawn-like or royal) reach, empty or enemy, by leaps and slides, each
-        weighed by :meth:`_mobility_weights` times the type's ``mobility_types`` multiplier, or where an
-        enemy pawn-like piece attacks the square by ``mobility_unsafe`` instead (White positive); and per
-        colour how many of those squares lie next to the other side's royal pieces (``royals``: their
-        squares per colour) and how many pieces reach one."""
-        weight, unsafe = self.mobility_weight, self.mobility_unsafe
-        moves = self.variant.tables.moves
+    def mobility(self, pos: Position) -> tuple[float, list[int], list[int]]:
+        """Squares the pieces (not pawn-like or royal) reach, empty or enemy, by leaps and slides
+        (:meth:`~morphchess.position.Position.reach_marks`), each weighed by :meth:`_mobility_weights` times
+        the type's ``mobility_types`` multiplier, or where an enemy pawn-like piece attacks the square by
+        ``mobility_unsafe`` instead (White positive); and per colour how many of those squares lie next to
+        the other side's royal pieces and how many pieces reach one."""
+        weight, unsafe, colour = self.mobility_weight, self.mobility_unsafe, self.colour
+        board = pos.board
         size = len(board)
         marks = ([0] * size, [0] * size)  # per colour and square: 1 next to an enemy royal, + GUARDED
-        for colour in (0, 1):
-            mark = marks[colour]
-            for r in royals[colour ^ 1]:
+        for side in (0, 1):
+            mark = marks[side]
+            for r in pos.royals[side ^ 1]:
                 for s in self.ring[r]:
                     mark[s] = 1
         if self.unsafe_apart:
             for sq, p in enumerate(board):
                 if p and self.pawnlike[p]:
-                    mark = marks[(p & 1) ^ 1]
+                    mark = marks[colour[p] ^ 1]
                     for s in self.pawn_attacks[p][sq]:
                         mark[s] |= GUARDED
         units, attackers = [0, 0], [0, 0]
         score = 0.0
+        reach_marks = pos.reach_marks
         for sq, p in enumerate(board):
             if p and (weight[p] or unsafe[p]):
-                mine = p & 1
-                mark = marks[mine]
-                entry = moves[p][sq]
-                leaps, slides = entry[0], entry[1]
-                n = tags = 0  # squares reached; the sum of their marks
-                for to, _m in leaps:
-                    q = board[to]
-                    if not q or q & 1 != mine:
-                        n += 1
-                        tags += mark[to]
-                for ray in slides:
-                    for to, reached in ray:  # no moves: a square of a zone the piece passes but may not enter
-                        q = board[to]
-                        if reached and (not q or q & 1 != mine):
-                            n += 1
-                            tags += mark[to]
-                        if q:
-                            break
+                mine = colour[p]
+                n, tags = reach_marks(sq, marks[mine])  # squares reached; the sum of their marks
                 bad = tags // GUARDED
                 worth = weight[p] * (n - bad) + unsafe[p] * bad
-                score += worth if mine == 0 else -worth
+                score += worth if mine == WHITE else -worth
                 near = tags & NEAR
                 if near:
                     units[mine] += near
@@ -372,12 +282,13 @@ class EvalTables:
         centre = self.centre_distance
         royals: tuple[list, list] = ([], [])
         others = [0, 0]
+        colour = self.colour
         for sq, p in enumerate(board):
             if p:
                 if self.royal[p]:
-                    royals[p & 1].append(sq)
+                    royals[colour[p]].append(sq)
                 else:
-                    others[p & 1] += 1
+                    others[colour[p]] += 1
         score = 0
         for lone in (0, 1):
             if others[lone] or not others[lone ^ 1] or not royals[lone]:
@@ -399,7 +310,7 @@ class EvalTables:
         module doc); with ``root_phase`` the royal tables stay the ones the search started with."""
         w = self.term_values
         files, ranks = self.variant.files, self.variant.ranks
-        kind, pv, colour_of_square = self.kind, self.phase_value, self.square_colour
+        kind, pv, side_of, colour_of_square = self.kind, self.phase_value, self.colour, self.square_colour
         pawns: tuple[list, list] = ([], [])
         royals: tuple[list, list] = ([], [])
         pieces: tuple[list, list] = ([], [])
@@ -409,14 +320,14 @@ class EvalTables:
             if p:
                 k = kind[p]
                 if k == PAWN:
-                    pawns[p & 1].append(sq)
+                    pawns[side_of[p]].append(sq)
                 elif k == ROYAL:
-                    royals[p & 1].append((sq, p))
+                    royals[side_of[p]].append((sq, p))
                 else:
-                    pieces[p & 1].append(sq)
+                    pieces[side_of[p]].append(sq)
                     heavy += pv[p]
                     if k == BOUND:
-                        colours.setdefault(((p >> 2) << 1) | (p & 1), set()).add(colour_of_square[sq])
+                        colours.setdefault(self.type_colour[p], set()).add(colour_of_square[sq])
         phase = min(1.0, heavy / self.phase_start)
         key = (tuple(pawns[0]), tuple(pawns[1]))
         cached = self.pawn_cache.get(key)
@@ -437,7 +348,7 @@ class EvalTables:
                 near = sum(1 for x in pieces[colour ^ 1] if x in zone)
                 shelter = sum(1 for x in front[sq] if x in own)
                 mg += sign * (attackers * near + shelters * shelter)
-        pairs = sum((1 if key & 1 == 0 else -1) for key, seen in colours.items() if len(seen) == 2)
+        pairs = sum((1 if side == WHITE else -1) for (_type, side), seen in colours.items() if len(seen) == 2)
         if self.square_eg is not None:
             eg += sum(self.square_eg[p][sq] for sq, p in enumerate(board) if p)
         score = phase * mg + (1 - phase) * eg + w["pair"] * pairs
@@ -507,7 +418,7 @@ class EvalTables:
     def _row(self, c: int, phase: float, worth: list[float] | None) -> list[int]:
         """The signed piece-square row of code ``c``: its weighted :meth:`terms` summed, and its type's
         fitted ``squares``."""
-        w = self.weights
+        w = self.config
         t = self.variant.tables
         sign = -1 if colour_of(c) == BLACK else 1
         squares = w.squares.get(t.letter[c].upper())
@@ -599,34 +510,10 @@ def eval_tables(variant: Variant, phase: float) -> EvalTables:
     """The tables of a variant for a phase rounded to tenths, kept with the variant: the full tables
     are built once (phase 1.0), the other phases reuse them with their own royal rows."""
     phase = round(phase, 1)
-    base = variant.derived(("eval tables", 1.0), lambda: EvalTables(variant, 1.0, weights=tuned_weights(variant)))
+    base = variant.derived(("eval tables", 1.0), lambda: EvalTables(variant, 1.0, config=config_for(variant)))
     if phase == 1.0:
         return base
     return variant.derived(("eval tables", phase), lambda: EvalTables(variant, phase, base))
-
-
-def changes_shape(variant: Variant, piece_type) -> bool:
-    """Does a piece of this type change its type when it moves (a morph table) or in place (a transformation)?"""
-    return bool(piece_type.morph) or any(piece_type.index in group for group in variant.transforms)
-
-
-def shape_changing(variant: Variant) -> bool:
-    """Does some piece of the variant change shape (see :func:`changes_shape`)?"""
-    return any(changes_shape(variant, t) for t in variant.types)
-
-
-def dynamic_percent(variant: Variant) -> int:
-    """The default percent of the dynamic terms: the variant's measured ``dynamic`` in :data:`TUNED_FILE`,
-    else 100 where no piece changes shape and 0 where pieces morph or transform (see docs/engine.md)."""
-    measured = eval_tables(variant, 1.0).weights.dynamic
-    if measured is not None:
-        return measured
-    return 0 if shape_changing(variant) else 100
-
-
-def tapered(variant: Variant) -> bool:
-    """Do the royal tables follow the phase of every node (the ``taper`` term) in this variant?"""
-    return bool(eval_tables(variant, 1.0).weights.term("taper"))
 
 
 def game_phase(variant: Variant, board: list[int]) -> float:

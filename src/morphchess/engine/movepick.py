@@ -31,7 +31,7 @@ def order_key(pos: Position, m: Move, pst: list, order_value: list, killers: lis
     """How early move ``m`` is tried (larger first): captures by MVV-LVA, then quiet moves gaining
     :data:`QS_GAIN` by changing shape, then killers, then history plus the piece-square gain."""
     b = pos.board
-    frm, to, new = m[0], m[1], m[2]
+    frm, to, new = m.origin, m.target, m.piece
     piece = b[frm]
     cap = pos.captured(m)
     if cap:

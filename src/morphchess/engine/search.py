@@ -4,14 +4,14 @@ Iterative deepening over a principal-variation search with a transposition
 table keyed by the position hash, null-move pruning, late-move reductions,
 futility pruning at the frontier, pruning of moves that lose the exchange on
 their square near the leaves, reverse futility pruning and razoring (where the
-variant's weights turn them on: chess), check extension, and a quiescence search
+variant's configuration turns them on: chess), check extension, and a quiescence search
 over captures (plus, on its first ply, promotions and morphs that gain
 material; a capture gaining less than the capturer is worth is skipped unless
 the static exchange evaluation of :mod:`.see` says it wins material).  Moves
 are ordered hash move first, then captures by MVV-LVA, then killer moves,
 then quiet moves by history and by how much the piece-square tables gain
-(which ranks a morph into a stronger piece first).  Where the variant's weights say so
-(``tempo``), the capture search's static score adds a share of the best gain the side to
+(which ranks a morph into a stronger piece first).  Where the variant's configuration says
+so (``tempo``), the capture search's static score adds a share of the best gain the side to
 move has by a quiet shape change, so that in games where nearly every move gains the score
 does not swing with who moved last.
 
@@ -28,13 +28,14 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import OptionError
 from ..move import Kind, Move
 from ..pieces import colour_of
 from ..position import Position
-from .evaluate import QS_GAIN, attack_units, dynamic_percent, eval_tables, game_phase, tapered
+from .config import SWITCHES, EngineConfig, config_for
+from .evaluate import QS_GAIN, attack_units, eval_tables, game_phase
 from .movepick import ordered, staged_moves
 from .see import exchange_exact, see, see_values
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
@@ -45,44 +46,23 @@ MATE = 100_000          # score of a mate on the board; mate in n plies scores M
 MATE_BOUND = MATE - 1000
 MAX_PLY = 100
 FUTILITY_MARGIN = 150
-SEE_QUIET = 80         # SEE pruning's margins per ply of depth (Params.seeprune)
+SEE_QUIET = 80         # SEE pruning's margins per ply of depth (the ``seeprune`` switch)
 SEE_CAPTURE = 100      # (captures, and morphs gaining QS_GAIN)
 EVAL_CACHE = 200_000   # dynamic evaluations kept with the transposition table before they are cleared
 LAZY_MARGIN = 300      # the capture search skips the dynamic terms of a score this far outside the window
 
 
-@dataclass(frozen=True)
 class Params:
-    """Switches and sizes of the search's heuristics (0 turns one off), so that a match can play a
-    change against the engine without it in one process (a player SPEC's ``?name=value``)."""
+    """Overrides of the variant's search switches (:data:`~.config.SWITCHES`, whole numbers), so that a
+    match can play a change against the engine without it in one process (a player SPEC's
+    ``?name=value``); OptionError names an unknown switch."""
 
-    aspiration: int = 0      # half-width in centipawns of the window around the last score, from depth 4
-    rfp: int = -1            # reverse futility pruning: margin per ply of depth (depth <= 3; -1: the
-    #                          variant's evaluate.Weights.rfp)
-    razor: int = -1          # razoring: at depth <= 3 a node whose static score is this margin per ply below
-    #                          alpha takes a capture search that stays below alpha as its score (-1: the
-    #                          variant's evaluate.Weights.razor)
-    lmp: int = 0             # late-move pruning: quiet moves searched at depth d <= 3 are lmp + d * d
-    dynamic: int = -1        # percent of the evaluation's dynamic terms (0: the piece-square tables alone;
-    #                          -1: the variant's default, evaluate.dynamic_percent: see docs/engine.md)
-    mobility: int = -1       # tenths of a centipawn per weighted reachable square (EvalTables.mobility;
-    #                          -1: the variant's weight, evaluate.Weights.mobility)
-    mopup: int = 0           # 1: drive a side left with royal pieces alone to the edge (EvalTables.mopup)
-    morphs: int = 1          # 1: a move that changes shape but gains less than QS_GAIN counts as quiet
-    attack: int = -1         # king attack: attack / 100 * units² cp for 2+ pieces reaching squares by royals
-    #                          (evaluate.attack_units; -1: the variant's weight, evaluate.Weights.attack)
-    futility: int = 1        # futility pruning of quiet moves up to this depth, FUTILITY_MARGIN per ply
-    null: int = 3            # null-move pruning from this depth
-    tempo: int = -1          # percent of the side to move's best gain by a quiet morph or promotion that its
-    #                          capture search's static score adds (_morph_gain; -1: the variant's weight,
-    #                          evaluate.Weights.tempo)
-    safe: int = -1           # 1: that gain counts only moves to squares the other side does not attack
-    #                          (-1: the variant's evaluate.Weights.tempo_safe)
-    qtt: int = -1            # 1: the capture search takes a transposition-table score that settles it and
-    #                          stores its own results at depth 0 (-1: the variant's evaluate.Weights.qtt)
-    seeprune: int = 3        # up to this depth a move after the first whose static exchange loses more than
-    #                          SEE_QUIET (a quiet move) or SEE_CAPTURE (a capture, or a morph gaining QS_GAIN)
-    #                          centipawns per ply is skipped
+    __slots__ = ("overrides",)
+
+    def __init__(self, **overrides: int) -> None:
+        for name in overrides:
+            _switch_name(name)
+        self.overrides = overrides
 
     @classmethod
     def parse(cls, text: str) -> Params:
@@ -90,14 +70,31 @@ class Params:
         values = {}
         for item in filter(None, text.split("&")):
             name, _, value = item.partition("=")
-            if name not in cls.__dataclass_fields__:
-                raise OptionError(f"unknown search parameter {name!r}: use "
-                                  + ", ".join(cls.__dataclass_fields__))
+            _switch_name(name)
             try:
                 values[name] = int(value)
             except ValueError:
                 raise OptionError(f"search parameter {name} needs a whole number, not {value!r}") from None
         return cls(**values)
+
+    def apply(self, config: EngineConfig) -> EngineConfig:
+        """``config`` with these overrides."""
+        return replace(config, **{name: type(getattr(config, name))(value) for name, value in self.overrides.items()})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Params) and self.overrides == other.overrides
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self.overrides.items())))
+
+    def __repr__(self) -> str:
+        return f"Params({', '.join(f'{k}={v}' for k, v in self.overrides.items())})"
+
+
+def _switch_name(name: str) -> None:
+    """OptionError unless ``name`` is a search switch."""
+    if name not in SWITCHES:
+        raise OptionError(f"unknown search parameter {name!r}: use " + ", ".join(SWITCHES))
 
 
 @dataclass
@@ -134,7 +131,8 @@ def search(pos: Position, depth: int | None = None, movetime_ms: int | None = No
     ``stop`` is checked every few hundred nodes; when set, the best move of the deepest search so
     far is returned.  ``on_info`` gets a :class:`SearchResult` after every completed depth.
     ``moves`` restricts the moves considered at the root (UCI's ``searchmoves``).  ``tt``: the
-    transposition table to use (default: one per variant and process); ``params``: :class:`Params`.
+    transposition table to use (default: one per variant and process); ``params``: :class:`Params`,
+    overrides of the variant's configuration (:func:`~.config.config_for`).
     """
     return _Searcher(pos, depth, movetime_ms, nodes, stop, on_info, moves, tt, params or Params()).run()
 
@@ -167,17 +165,19 @@ class _Searcher:
         self.stop = stop
         self.on_info = on_info
         self.nodes = 0
-        self.dynamic = params.dynamic if params.dynamic >= 0 else dynamic_percent(v)
-        self.root_phase = not (self.dynamic and tapered(v))  # royal tables of the root's phase
+        self.config = config = params.apply(config_for(v))
+        self.dynamic = config.dynamic
+        self.root_phase = not (self.dynamic and config.term("taper"))  # royal tables of the root's phase
         et = eval_tables(v, game_phase(v, pos.board) if self.root_phase else 1.0)
-        self.mobility = params.mobility if params.mobility >= 0 else et.weights.mobility
-        self.attack = params.attack if params.attack >= 0 else et.weights.attack
-        self.tempo = params.tempo if params.tempo >= 0 else et.weights.tempo
-        self.safe = int(bool(params.safe) if params.safe >= 0 else et.weights.tempo_safe)
-        self.qtt = params.qtt if params.qtt >= 0 else et.weights.qtt
-        self.rfp = params.rfp if params.rfp >= 0 else et.weights.rfp
-        self.razor = params.razor if params.razor >= 0 else et.weights.razor
-        self.lazy = bool(self.dynamic or self.mobility or params.mopup)  # terms beside the tables'
+        # the switches read at every node, one attribute lookup away
+        self.mobility = config.mobility
+        self.attack = config.attack
+        self.tempo = config.tempo
+        self.safe = int(config.safe)
+        self.qtt = config.qtt
+        self.rfp = config.rfp
+        self.razor = config.razor
+        self.lazy = bool(self.dynamic or self.mobility or config.mopup)  # terms beside the tables'
         self.pst = et.pst
         self.value = et.value
         self.order_value = et.order_value
@@ -203,7 +203,6 @@ class _Searcher:
         self.stalemate_score = -MATE if v.stalemate_loses else 0
         self.fifty = 2 * v.fifty_moves if v.fifty_moves else 10 ** 9
         self.repetition = bool(v.repetitions)
-        self.params = params
         self.tt: TranspositionTable = tt or v.derived(("transposition table",), TranspositionTable)
         self.tt.new_search()  # kept from one search to the next, older entries replaced first
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 1)]
@@ -257,7 +256,7 @@ class _Searcher:
 
     def _iteration(self, root: list, depth: int, ev: int, last: int) -> int:
         """One iteration, first in a window around the ``last`` score when ``Params.aspiration`` says so."""
-        width = self.params.aspiration
+        width = self.config.aspiration
         if width and depth >= 4 and abs(last) < MATE_BOUND:
             alpha, beta = last - width, last + width
             score = self._root(root, depth, ev, alpha, beta)
@@ -299,10 +298,10 @@ class _Searcher:
         seen = {pos.hash}
         while len(pv) < depth + 8:
             entry = self.tt.get(pos.hash)
-            if not entry or entry[4] is None or entry[4] not in pos.legal_moves():
+            if not entry or entry.move is None or entry.move not in pos.legal_moves():
                 break
-            pv.append(entry[4])
-            pos.make(entry[4])
+            pv.append(entry.move)
+            pos.make(entry.move)
             if pos.hash in seen:
                 break
             seen.add(pos.hash)
@@ -330,11 +329,12 @@ class _Searcher:
         if kind is Kind.CASTLE:
             pfrom, pto, pnew = extra
             d += pst[pnew][pto] - pst[b[pfrom]][pfrom]
-        elif kind is Kind.UNLOAD:  # the piece taken on the target is put on extra[0]
+        elif kind is Kind.UNLOAD:  # the piece taken on the target is put on the square of extra
             d -= pst[b[to]][to]
         pos.make(m)
         if kind is Kind.UNLOAD:
-            d += pst[b[extra[0]]][extra[0]]
+            (unloaded,) = extra
+            d += pst[b[unloaded]][unloaded]
         self.path.append(pos.hash)
         return d, cap
 
@@ -424,11 +424,11 @@ class _Searcher:
             captures = self._quiesce(alpha, alpha + 1, ply, ev, 0)
             if captures <= alpha:
                 return captures
-        if null_ok and not pv_node and not in_check and depth >= self.params.null and static >= beta:
+        if null_ok and not pv_node and not in_check and depth >= self.config.null and static >= beta:
             score = self._null_move(depth, beta, ply, ev)
             if score is not None:
                 return score
-        futile = (depth <= self.params.futility and not in_check and not pv_node
+        futile = (depth <= self.config.futility and not in_check and not pv_node
                   and static + FUTILITY_MARGIN * depth <= alpha and abs(alpha) < MATE_BOUND)
         h = pos.hash
         moves = staged_moves(pos, tt_move, self.pst, self.order_value, self.killers[ply], self.history)
@@ -445,16 +445,16 @@ class _Searcher:
         entry = self.tt.get(self.pos.hash)
         if entry is None:
             return None, None
-        if entry[1] >= depth and not pv_node:
-            s = entry[3]
+        if entry.depth >= depth and not pv_node:
+            s = entry.score
             if s >= MATE_BOUND:
                 s -= ply
             elif s <= -MATE_BOUND:
                 s += ply
-            flag = entry[2]
+            flag = entry.bound
             if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
-                return s, entry[4]
-        return None, entry[4]
+                return s, entry.move
+        return None, entry.move
 
     def _store(self, h: int, depth: int, best: int, best_move: Move | None, alpha: int, beta: int,
                ply: int) -> None:
@@ -496,11 +496,11 @@ class _Searcher:
         b = pos.board
         type_of = self.t.type_of
         killers = self.killers[ply]
-        lmp = self.params.lmp
+        lmp = self.config.lmp
         late = lmp + depth * depth if lmp and depth <= 3 and not pv_node and not in_check else 1 << 30
-        prune_depth = self.params.seeprune if self.exact and not pv_node and not in_check else 0
+        prune_depth = self.config.seeprune if self.exact and not pv_node and not in_check else 0
         quiets = 0
-        morphs = self.params.morphs
+        morphs = self.config.morphs
         pst = self.pst
         sign = 1 if pos.turn == 0 else -1
         for i, m in enumerate(moves):
@@ -556,7 +556,7 @@ class _Searcher:
             if not mine and (self.bare_immediate or theirs > 1):
                 return ply - MATE
         if self.qtt:
-            cut = self._probe(0, alpha, beta, ply, False)[0]
+            cut, _move = self._probe(0, alpha, beta, ply, False)
             if cut is not None:
                 return cut
         stand = ev if us == 0 else -ev
@@ -618,12 +618,12 @@ class _Searcher:
         """What the static score adds to the tables (White positive): the dynamic terms and mobility."""
         extra = self.dynamic * self.et.dynamic(board, self.root_phase) // 100 if self.dynamic else 0
         if self.mobility:
-            score, units, attackers = self.et.mobility(board, self.pos.royals)
+            score, units, attackers = self.et.mobility(self.pos)
             extra += round(self.mobility * score / 10)
             if self.attack:
                 white, black = attack_units(units, attackers)
                 extra += self.attack * white // 100 - self.attack * black // 100
-        if self.params.mopup and not self.baring and 0 in self.count:
+        if self.config.mopup and not self.baring and 0 in self.count:
             extra += self.et.mopup(board)
         return extra
 
