@@ -158,6 +158,11 @@ def _add_variants(app: FastAPI, catalog: Catalog) -> None:
         return built + [{**d, "builtin": False} for d in catalog.pasted()
                         if all(w in f"{d['title']} {d['author']} {d['files']}x{d['ranks']}".lower() for w in words)]
 
+    @app.get("/api/library/missing", summary="a sentence for each search word that fits no game (and whether "
+             "Fairy-Stockfish plays a game of that name)")
+    def missing_variants(search: str = Query("", max_length=library.MAX_QUERY)):
+        return {"notes": library.missing(search)}
+
     @app.get("/api/variants/{key}", summary="a variant: pieces (SVG, XBetza, move diagram, morph table), rules")
     def get_variant(key: str):
         return view_of(key)

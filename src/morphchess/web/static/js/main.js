@@ -197,7 +197,8 @@ function statusText(game) {
   if (app.you.includes(game.turn) && game.players[game.turn] === "human") {
     return `${side} to move${check}${app.you.length === 1 ? " (you)" : ""}`;
   }
-  return `${side} to move${check}${game.players[game.turn] === "human" ? " (your opponent)" : ""}`;
+  const opponent = app.you.length > 0 && game.players[game.turn] === "human"; // a spectator has no opponent
+  return `${side} to move${check}${opponent ? " (your opponent)" : ""}`;
 }
 
 function draw() {
@@ -314,10 +315,41 @@ async function openById(id, token) {
   useToken(token);
   let state = await api.game(id);
   if (token && state.you.some((side) => state.seats[side] === "free")) { // an invite: take the seat
-    state = await api.join(id, $("name").value || null);
+    state = await api.join(id, await joinName(state));
     if (state.seat) token = state.seat.token; // the link's token works once: the seat's own replaces it
   }
   await openGame(state, token);
+}
+
+// The name to take an invited seat under: the one this browser keeps, else asked for (empty: none).
+function joinName(state) {
+  if ($("name").value) return Promise.resolve($("name").value);
+  const side = state.you[0] === "white" ? "White" : "Black";
+  $("join-text").textContent = `You are invited to play ${side} in ${state.title}. Your name is shown to your opponent.`;
+  $("join").hidden = false;
+  $("join-name").focus();
+  return new Promise((resolve) => {
+    $("join").onsubmit = (e) => {
+      e.preventDefault();
+      $("join").hidden = true;
+      const name = $("join-name").value.trim();
+      if (name) keepName(name);
+      resolve(name || null);
+    };
+  });
+}
+
+function keepName(name) {
+  $("name").value = name;
+  localStorage.setItem(NAME, name);
+}
+
+// A name changed while playing an online game names our seat (the players line, the talk, the PGN).
+function renameSeat() {
+  keepName($("name").value.trim());
+  const game = app.game;
+  if (!game || game.mode === "local" || app.you.length !== 1 || !["playing", "open"].includes(game.status)) return;
+  act("Your name", () => api.join(game.id, $("name").value || null));
 }
 
 // -- playing ---------------------------------------------------------------------------------------------
@@ -511,7 +543,7 @@ function wire() {
   $("stop").onclick = () => act("Stop", () => api.stop(app.game.id));
   for (const id of ["white", "black", "level"]) $(id).onchange = changePlayers;
   $("name").value = localStorage.getItem(NAME) || "";
-  $("name").onchange = () => localStorage.setItem(NAME, $("name").value);
+  $("name").onchange = renameSeat;
   $("invite").onclick = () => startOnline("invite");
   $("seek").onclick = () => startOnline("open");
   wireOnline(act, api, () => app.game);
