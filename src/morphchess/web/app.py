@@ -35,6 +35,7 @@ from .routes.editor import router as editor_router
 from .routes.games import lobby_lists
 from .routes.games import router as games_router
 from .routes.lab import router as lab_router
+from .routes.lobby import router as lobby_router
 from .routes.mygames import router as mygames_router
 from .routes.pictures import router as pictures_router
 from .routes.rematch import router as rematch_router
@@ -100,6 +101,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.include_router(rematch_router)
     app.include_router(analysis_router)
     app.include_router(lab_router)
+    app.include_router(lobby_router)
     app.include_router(editor_router)
     app.include_router(pictures_router)
     _add_variants(app, catalog)
