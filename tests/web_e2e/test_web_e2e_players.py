@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from web_e2e_support import click_move, game_id, invite, sq, start, wait_plies
+from web_e2e_support import click_move, game_id, invite, new_online_game, show_tab, sq, start, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -27,9 +27,7 @@ def test_defect_1_a_spectator_has_no_opponent(pages):
 def _invited(pages):
     """Ann invites; the invite link is opened in a browser that keeps no name: both pages."""
     ann = pages.open(storage={"morphchess.name": "Ann"})
-    old = game_id(ann)
-    ann.click("#invite")
-    ann.wait_for_function("old => JSON.parse(localStorage.getItem('morphchess.game')).id !== old", arg=old)
+    new_online_game(ann)
     return ann, pages.open(ann.input_value("#invite-link"), wait_ready=False)
 
 
@@ -77,6 +75,7 @@ def test_defect_3_the_suggested_words_find_games_and_a_missing_game_is_named(pag
 
 def test_defect_4_letters_only_inside_the_square_and_blacks_in_lower_case(pages):
     page = pages.open(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    show_tab(page, "game")  # a phone: the looks are in the Game tab
     page.select_option("#piece-set", "letters")
     for name, letter in (("e1", "K"), ("g8", "n"), ("a7", "p"), ("h1", "R")):
         piece = sq(page, name).locator(".piece-img")
@@ -108,11 +107,8 @@ def test_defect_7_the_lobby_is_live_and_leaves_out_abandoned_engine_games(pages,
     wait_plies(player, 4)
     gid = game_id(player)
     lobby.wait_for_selector(f"#playing a[href='/game/{gid}']")  # without a reload
-    seeker = pages.open()
-    old = game_id(seeker)
-    seeker.click("#seek")
-    seeker.wait_for_function("old => JSON.parse(localStorage.getItem('morphchess.game')).id !== old", arg=old)
-    lobby.wait_for_selector(f"#open button.accept[data-game='{game_id(seeker)}']")
+    seek = new_online_game(pages.open(), "#seek")
+    lobby.wait_for_selector(f"#open button.accept[data-game='{seek}']")
     _age(live_server, gid, 60)  # the player left an hour ago
     lobby.reload()
     lobby.wait_for_selector("body[data-live='1']")

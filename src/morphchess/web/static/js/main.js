@@ -13,6 +13,7 @@ import { keepInView, plyBase, renderMoves } from "./movelist.js";
 import { wireLooks } from "./looks.js";
 import { drawMyGames, linksAgain } from "./mygames.js";
 import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
+import { wirePanels } from "./panels.js";
 import { cancelPremove, markPremove, premoveMoves, premoveSide, queuePremove, takePremove } from "./premove.js";
 import { drawDownloads, wireRecords } from "./records.js";
 import { fromAddress, keepInvite, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
@@ -47,6 +48,12 @@ const board = new BoardView($("board"), {
   onSelect: () => { $("transform").disabled = !board.canTransform(); },
 });
 const clocks = new Clocks($("clocks"));
+
+// Turn the board around; the evaluation bar beside it keeps White's share on White's side.
+function flipBoard() {
+  board.flip();
+  $("board-row").classList.toggle("flipped", board.flipped);
+}
 
 // A move made on the board: on the analysis board, queued as a premove, or played.
 function boardMove(move) {
@@ -156,7 +163,7 @@ async function setGame(game, { switching = false, you = null } = {}) {
     showOnlineChoices(game);
     clearLinks(game.id);
     if (board.flipped !== (app.you.length === 1 ? app.you[0] === "black"
-      : game.players.white === "engine" && game.players.black === "human")) board.flip();
+      : game.players.white === "engine" && game.players.black === "human")) flipBoard();
   }
   drawTurn(old, game, app.you);
   followTalk(game.id, app.you.length > 0);
@@ -533,7 +540,7 @@ function wire() {
   };
   $("setup").onchange = () => startNew();
   $("undo").onclick = takeBack;
-  $("flip").onclick = () => board.flip();
+  $("flip").onclick = flipBoard;
   $("transform").onclick = () => board.selected && board.attempt(board.selected, board.selected);
   $("sound").onclick = () => {
     setSound(!soundOn());
@@ -552,6 +559,7 @@ function wire() {
   wireTimeControl();
   wireTurn();
   wireLooks();
+  wirePanels();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     typedMove($("move-input"));
