@@ -203,5 +203,5 @@ def test_web_lab_runs_in_the_background_and_shows_its_report(tmp_path):
         assert lab["done"] == 2 and lab["summary"]["games"] == 2 and lab["summary"]["variant"] == "snappy-chess"
         page = client.get(lab["report"])
         assert page.status_code == 200 and "data:image/svg+xml;base64," in page.text
-        assert '<fieldset id="lab">' in client.get("/").text
+        assert '<fieldset id="lab"' in client.get("/").text
         assert "api/lab" in client.get("/static/js/lab.js").text

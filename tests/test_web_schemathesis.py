@@ -25,7 +25,8 @@ pytestmark = pytest.mark.slow
 _folder = tempfile.mkdtemp(prefix="morphchess-schemathesis-")
 _limits = dataclasses.replace(Limits.every_rate(10**6), engine_seconds=0.2, engine_games=1)
 app = create_app(f"sqlite:///{_folder}/games.db", _limits)
-schema = schemathesis.openapi.from_asgi("/openapi.json", app).exclude(path="/api/lab", method="POST")
+schema = (schemathesis.openapi.from_asgi("/openapi.json", app).exclude(path="/api/lab", method="POST")
+          .exclude(path="/api/lobby/events"))  # a stream without parameters never ends: tests/test_web_lobbyfeed.py
 
 
 @schema.parametrize()

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 
+from .fairy_ini import sections
 from .loader import language_of
 from .variant import Variant
-from .variants import builtin, definition_text, names
+from .variants import PARENTS_FILE, builtin, definition_text, names
 
-__all__ = ["Entry", "entries", "entry", "search", "features", "fairy_name", "FEATURES", "MAX_QUERY"]
+__all__ = ["Entry", "entries", "entry", "search", "missing", "features", "fairy_name", "FEATURES", "MAX_QUERY"]
 
 MAX_QUERY = 200  # characters of a search
 FEATURES = ("drops", "morphs", "hoppers", "castling", "promotion", "shogi-promotion", "shuffle", "holes",
@@ -110,3 +112,25 @@ def search(query: str) -> list[Entry]:
     """The games that fit every word of ``query`` (an empty query: all of them)."""
     words = query[:MAX_QUERY].split()
     return [e for e in entries() if all(e.matches(w) for w in words)]
+
+
+@cache
+def _fairy_only() -> frozenset[str]:
+    """Fairy-Stockfish's built-in games that the library does not have (those ``fairy-builtins.ini``
+    holds as parents: shogi, crazyhouse, janggi, atomic, ...)."""
+    text = resources.files("morphchess.variants").joinpath(PARENTS_FILE).read_text(encoding="utf-8")
+    return frozenset(sections(text)) - set(names())
+
+
+def missing(query: str) -> list[str]:
+    """A sentence for each word of ``query`` that fits no game: that the library lacks it, and where
+    Fairy-Stockfish plays a game of that name, that it is not in the library yet."""
+    notes = []
+    for word in query[:MAX_QUERY].split():
+        if any(e.matches(word) for e in entries()):
+            continue
+        if word.lower() in _fairy_only():
+            notes.append(f"{word.lower()}: not in the library yet; Fairy-Stockfish plays it")
+        else:
+            notes.append(f"{word}: no game of the library is called or described so")
+    return notes

@@ -22,7 +22,7 @@ from .pieces import colour_of, is_own
 from .pieceset import symbol_of
 from .variant import BLACK, WHITE
 
-__all__ = ["Terminal", "render", "parse_move", "main_loop"]
+__all__ = ["Terminal", "render", "parse_move", "main_loop", "score_text"]
 
 _SYMBOLS = {"king": "♚", "queen": "♛", "rook": "♜", "bishop": "♝", "knight": "♞", "pawn": "♟"}
 _LIGHT_BG, _DARK_BG, _MARK_BG = "\033[48;5;180m", "\033[48;5;137m", "\033[48;5;143m"
@@ -178,6 +178,15 @@ def parse_move(board: Board, text: str) -> Move:
     return board.move(replay.move_stack[0].raw)
 
 
+def score_text(board: Board, result: SearchResult) -> str:
+    """A search's score from White's side, as the web page shows it: ``+0.35 (White's view)`` or
+    ``mate in 3 for Black``."""
+    sign = 1 if board.turn == WHITE else -1
+    if result.mate is not None:
+        mate = sign * result.mate
+        return f"mate in {abs(mate)} for {'White' if mate > 0 else 'Black'}"
+    return f"{sign * result.score / 100:+.2f} (White's view)"
+
 class Terminal:
     """One game against the engine, driven by lines of text (so it can be scripted and tested)."""
 
@@ -214,8 +223,7 @@ class Terminal:
         board = self.board
         self.say("Thinking...")
         move, result = self.best()
-        score = f"mate in {result.mate}" if result.mate is not None else f"{result.score / 100:+.2f}"
-        self.say(f"Engine plays {describe(board, move)}   [{score}, depth {result.depth}]")
+        self.say(f"Engine plays {describe(board, move)}   [{score_text(board, result)}, depth {result.depth}]")
         board.push(move)
 
     def command(self, line: str) -> bool:

@@ -6,7 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from web_e2e_support import SHOTS, click_move, game_id, invite, piece_on, serious_findings, sq, start, wait_plies
+from web_e2e_support import (
+    SHOTS,
+    click_move,
+    game_id,
+    invite,
+    piece_on,
+    serious_findings,
+    show_tab,
+    sq,
+    start,
+    wait_plies,
+)
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -46,7 +57,7 @@ def test_a_variation_beside_the_game_an_evaluation_and_the_pgn(pages):
     assert page.locator("#eval-bar").is_visible() and page.get_attribute("#eval-bar", "aria-valuenow")
     assert not serious_findings(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#play").screenshot(path=str(SHOTS / "analysis.png"))
+    page.screenshot(path=str(SHOTS / "analysis.png"))  # the window: the board, its bar, the analysis beside
     page.click("#an-pgn")
     page.wait_for_function("() => document.getElementById('record-text').value.includes('d5')")
     assert "1. e4 e5 (1... d5) 2. Nf3" in " ".join(page.input_value("#record-text").split())
@@ -67,6 +78,7 @@ def test_a_variation_beside_the_game_an_evaluation_and_the_pgn(pages):
 
 def test_a_pasted_position_its_mate_and_its_link_on_a_phone(pages):
     page = pages.open(**PHONE)
+    show_tab(page, "more")  # a phone: the Records box is in the More tab
     page.fill("#record-text", MATE_IN_ONE)
     page.locator("#analyse-text").tap()
     page.wait_for_selector("#analysis:not([hidden])")

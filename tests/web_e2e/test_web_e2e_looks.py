@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from web_e2e_support import SHOTS, serious_findings, sq
+from web_e2e_support import SHOTS, serious_findings, show_tab, sq
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -20,6 +20,7 @@ def letter(page, name: str) -> str:
 def test_a_theme_and_the_letters_kept_in_the_browser(pages):
     page = pages.open(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     assert background(page, "a1") == "rgb(181, 136, 99)" and letter(page, "e1") == "none"
+    show_tab(page, "game")  # a phone: the looks are in the Game tab
     page.select_option("#theme", "green")
     page.select_option("#piece-set", "letters")
     assert background(page, "a1") == "rgb(118, 150, 86)" and background(page, "b1") == "rgb(238, 238, 210)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from web_e2e_support import SHOTS, click_move, game_id, invite, new_game_via_api, serious_findings, wait_plies
+from web_e2e_support import SHOTS, click_move, game_id, invite, new_game_via_api, serious_findings, show_tab, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -65,6 +65,7 @@ def test_my_games_lists_the_seats_this_browser_holds_your_move_first(pages):
 
     phone = pages.open("/", storage={"morphchess.seats": ann.evaluate("localStorage.getItem('morphchess.seats')")},
                        **PHONE)
+    show_tab(phone, "game")  # a phone: my games are in the Game tab
     phone.wait_for_selector("#my-games-list ul[data-group='mine']")
     assert phone.locator("#my-games-list li").count() == 3
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390

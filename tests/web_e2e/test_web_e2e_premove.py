@@ -22,7 +22,7 @@ def queue(page, frm: str, to: str, tap: bool = False) -> None:
 def test_premoves_played_cancelled_and_refused(pages):
     ann = pages.open()
     game = new_game_via_api(ann, mode="invite", side="white")
-    bob = pages.open(game["invite"]["link"], **PHONE)
+    bob = pages.open(game["invite"]["link"], storage={"morphchess.name": "Bob"}, **PHONE)
     click_move(ann, "e2", "e4", 1)
     wait_plies(bob, 1)
     queue(ann, "d2", "d4")  # while Bob thinks

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from web_e2e_support import click_move, game_id, invite, serious_findings, wait_plies
+from web_e2e_support import click_move, game_id, invite, serious_findings, show_tab, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -19,6 +19,7 @@ def test_summary_rematch_with_colours_swapped_and_the_pgn_download(pages):
     first = game_id(ann)
     click_move(ann, "e2", "e4", 1)
     wait_plies(bob, 1)
+    show_tab(watcher, "more")  # a phone: the Records box is in the More tab
     with watcher.expect_download() as download:  # the record while the game goes on, from the Records box
         watcher.locator("#download-gc").tap()
     assert "P e2-e4" in Path(download.value.path()).read_text(encoding="utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from web_e2e_support import SHOTS, click_move, invite, serious_findings, wait_plies
+from web_e2e_support import SHOTS, click_move, invite, serious_findings, show_tab, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -55,6 +55,7 @@ def test_a_player_and_a_spectator_talk_markup_stays_text_and_the_talk_closes(pag
     assert watcher.locator("#talk-messages img, #talk-messages b").count() == 0
     assert not watcher.evaluate("window.pwned")
 
+    show_tab(watcher, "talk")  # a phone: the talk is a tab below the board
     watcher.locator("#talk-input").tap()
     say(watcher, "nice opening")
     wait_talk(ann, 3)

@@ -147,8 +147,26 @@ def wait_new_game(page, old: str | None) -> None:
     page.wait_for_function(f"old => (JSON.parse(localStorage.getItem('{STORAGE}')) || {{}}).id !== old", arg=old)
 
 
+def new_online_game(page, button: str = "#invite") -> str:
+    """Press *Invite a friend* (or *Post in the lobby*: ``#seek``) and wait for the new game: its id."""
+    old = game_id(page)
+    page.click(button)
+    wait_new_game(page, old)
+    return game_id(page)
+
+
+def show_tab(page, name: str) -> None:
+    """On a narrow screen (a phone), show the panel tab ``name`` (moves, talk, analysis, game, more); on a
+    wide one every panel shows already."""
+    tab = page.locator(f"#tab-{name}")
+    if tab.is_visible():
+        tab.click()
+
+
 def start(page, variant: str, black: str = "human", level: int = 1, white: str = "human") -> None:
-    """A new game of ``variant`` through the page's controls (waits until it is shown)."""
+    """A new game of ``variant`` through the page's controls (waits until it is shown; on a phone the
+    Moves tab shows again)."""
+    show_tab(page, "game")
     page.select_option("#white", white)
     page.select_option("#black", black)
     page.select_option("#level", str(level))
@@ -158,6 +176,8 @@ def start(page, variant: str, black: str = "human", level: int = 1, white: str =
     else:
         page.click("#new")
     wait_new_game(page, old)
+    show_tab(page, "moves")
+    page.evaluate("window.scrollTo(0, 0)")  # the board in view again (the Game box may be far below it)
 
 
 def click_move(page, frm: str, to: str, ply: int) -> None:

@@ -7,7 +7,7 @@ import html
 import json
 from pathlib import Path
 
-__all__ = ["text_report", "html_report", "write_report"]
+__all__ = ["text_report", "html_report", "write_report", "supported", "shown_values", "MIN_GAMES"]
 
 
 def _pct(rate: dict) -> str:
@@ -20,14 +20,46 @@ def _heading(s: dict) -> str:
             f"plies, seed {s['seed']}, move cap {s['max_plies']}{setup})")
 
 
+MIN_GAMES = 50  # fewer games than this support no empirical piece value
+
+
+def supported(value: list[int], games: int) -> bool:
+    """Can ``games`` games support an empirical value ``[value, low, high]``: enough games, and a 95%
+    interval above zero and no wider than the value itself (about +-50%)?"""
+    v, low, high = value
+    return games >= MIN_GAMES and low > 0 and high - low <= v
+
+
+def shown_values(s: dict) -> dict[str, list[int]]:
+    """The empirical values the summary's games support (the others are withheld)."""
+    return {k: v for k, v in s["empirical_values"]["values"].items() if supported(v, s["games"])}
+
+
 def _value_rows(s: dict) -> list[tuple[str, str, str]]:
-    """(letter, empirical with interval, computed) for every non-royal letter."""
+    """(letter, empirical with interval or why it is withheld, computed) for every non-royal letter."""
     empirical = s["empirical_values"]["values"]
     rows = []
     for letter, computed in s["computed_values"].items():
         v = empirical.get(letter)
-        rows.append((letter, f"{v[0]} ({v[1]} to {v[2]})" if v else "never unbalanced", str(computed)))
+        if not v:
+            text = "never unbalanced"
+        elif supported(v, s["games"]):
+            text = f"{v[0]} ({v[1]} to {v[2]})"
+        else:
+            text = f"withheld: 95% interval {v[1]} to {v[2]}"
+        rows.append((letter, text, str(computed)))
     return rows
+
+
+def _values_note(s: dict) -> str:
+    """What the empirical values rest on, and when one is withheld."""
+    ev = s["empirical_values"]
+    note = (f"empirical from {ev['samples']} quiet positions of {s['games']} games (scaled to the computed "
+            f"values' sum; 95% bootstrap interval), shown only where at least {MIN_GAMES} games give an "
+            "interval above zero and no wider than the value")
+    if s["games"] < MIN_GAMES:
+        note += f"; {s['games']} games are too few for any"
+    return note
 
 
 def text_report(s: dict) -> str:
@@ -46,10 +78,8 @@ def text_report(s: dict) -> str:
     for kind in ("morphs", "transformations", "promotions"):
         if s[kind]:
             lines.append(f"{kind.capitalize()} per game: " + ", ".join(f"{k} {v:.2f}" for k, v in s[kind].items()))
-    ev = s["empirical_values"]
-    lines.append(f"Piece values in centipawns: empirical from {ev['samples']} quiet positions "
-                 f"(scaled to the computed values' sum; 95% bootstrap interval) and computed by the engine")
-    lines += [f"  {letter:3} {emp:24} {comp:>6}" for letter, emp, comp in _value_rows(s)]
+    lines.append(f"Piece values in centipawns, computed by the engine and {_values_note(s)}")
+    lines += [f"  {letter:3} {emp:40} {comp:>6}" for letter, emp, comp in _value_rows(s)]
     return "\n".join(lines) + "\n"
 
 
@@ -80,9 +110,8 @@ td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}img{{width:49%;mi
 {results}<p>Length in plies: mean {length['mean']:.1f}, median {length['median']:g}, quartiles {length['q1']:g}
 to {length['q3']:g}, range {length['min']} to {length['max']}.</p>
 <div>{images}</div><h2>Endings</h2>{endings}<h2>First moves</h2>{firsts}
-<h2>Piece values (centipawns)</h2><p>Empirical: logistic regression of the result on the material balance of
-{s['empirical_values']['samples']} quiet positions, scaled to the same sum as the computed values of the same pieces;
-95% bootstrap interval over games.</p>{values}
+<h2>Piece values (centipawns)</h2><p>Empirical: logistic regression of the result on the material balance,
+{html.escape(_values_note(s))}; the interval is a bootstrap over games.</p>{values}
 </body></html>
 """
 
@@ -94,5 +123,6 @@ def write_report(summary: dict, records: list[dict], out: str | Path) -> Path:
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     (out / "report.txt").write_text(text_report(summary), encoding="utf-8")
     page = out / "report.html"
-    page.write_text(html_report(summary, make_plots(summary, records, out / "plots")), encoding="utf-8")
+    plotted = {**summary, "empirical_values": {**summary["empirical_values"], "values": shown_values(summary)}}
+    page.write_text(html_report(summary, make_plots(plotted, records, out / "plots")), encoding="utf-8")
     return page

@@ -40,11 +40,16 @@ def add(sub) -> None:
 
 
 def cmd_page(args) -> None:
-    from .. import cli
+    from .. import cli, library
+    from ..variants import names
     from .page import write_page
+    from .svg import png
     v = cli._variant(args.variant)
+    if not args.no_png:  # before the folder is made: without the [publish] extra, stop with nothing written
+        png('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
+    title = args.title or (library.entry(args.variant).title if args.variant in names() else None)
     try:
-        written = write_page(v, args.out, args.title, pngs=not args.no_png)
+        written = write_page(v, args.out, title, pngs=not args.no_png)
     except OSError as e:
         raise OptionError(f"--out {quote(args.out)}: cannot write the folder ({e.strerror})") from None
     print(f"{len(written)} files written to {args.out}: rules.html (pictures inline), paste.html "

@@ -35,6 +35,7 @@ from .routes.editor import router as editor_router
 from .routes.games import lobby_lists
 from .routes.games import router as games_router
 from .routes.lab import router as lab_router
+from .routes.lobby import router as lobby_router
 from .routes.mygames import router as mygames_router
 from .routes.pictures import router as pictures_router
 from .routes.rematch import router as rematch_router
@@ -104,6 +105,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.include_router(rematch_router)
     app.include_router(analysis_router)
     app.include_router(lab_router)
+    app.include_router(lobby_router)
     app.include_router(editor_router)
     app.include_router(pictures_router)
     _add_variants(app, catalog)
@@ -162,6 +164,11 @@ def _add_variants(app: FastAPI, catalog: Catalog) -> None:
         words = search.lower().split()
         return built + [{**d, "builtin": False} for d in catalog.pasted()
                         if all(w in f"{d['title']} {d['author']} {d['files']}x{d['ranks']}".lower() for w in words)]
+
+    @app.get("/api/library/missing", summary="a sentence for each search word that fits no game (and whether "
+             "Fairy-Stockfish plays a game of that name)")
+    def missing_variants(search: str = Query("", max_length=library.MAX_QUERY)):
+        return {"notes": library.missing(search)}
 
     @app.get("/api/variants/{key}", summary="a variant: pieces (SVG, XBetza, move diagram, morph table), rules")
     def get_variant(key: str):

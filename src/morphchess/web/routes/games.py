@@ -21,6 +21,7 @@ from ..events import resume_from, stream
 from ..game import Game, Status
 from ..gameview import board_view, outcome_view, state_view, summary_view
 from ..limits import IMPORT_SECONDS, MAX_DEFINITION, MAX_PLIES, MAX_RECORD, check, client_key, record_words, within
+from ..lobbyfeed import abandoned
 from ..newgame import NewGame, create
 from ..seats import token_of
 from ..store import Store
@@ -325,7 +326,8 @@ def lobby_lists(store: Store) -> dict[str, list[dict]]:
         deadline = store.get(row["id"]).deadline() if row["tc"] else None
         if deadline is not None and deadline <= at:
             store.flag(row["id"])
-    lists = {"open": store.lobby((Status.OPEN,)), "playing": store.lobby((Status.PLAYING,)),
+    playing = [r for r in store.lobby((Status.PLAYING,)) if not abandoned(r, at)]
+    lists = {"open": store.lobby((Status.OPEN,)), "playing": playing,
              "finished": store.lobby((Status.OVER,))}
     titles = store.catalog.titles({r["variant"] for rows in lists.values() for r in rows})
     return {name: [summary_view(r, titles.get(r["variant"], r["variant"])) for r in rows]

@@ -4,6 +4,7 @@
 
 const DELAY_MS = 250;
 const MAX_QUERY = 200;
+const SUGGESTED = "drops, 10x8, xiangqi, morphs…";
 
 function found(variant) {
   const button = document.createElement("button");
@@ -35,6 +36,13 @@ async function search(words, list, status) {
   const variants = await response.json();
   list.replaceChildren(...variants.map(found));
   status.textContent = words.trim() ? `${variants.length} game${variants.length === 1 ? "" : "s"} found` : "";
+  if (!variants.length && words.trim()) status.textContent += `: ${(await missing(words)).join("; ")}`;
+}
+
+// Why nothing was found: per word, that the library lacks it (and whether Fairy-Stockfish plays it).
+async function missing(words) {
+  const response = await fetch(`/api/library/missing?search=${encodeURIComponent(words.slice(0, MAX_QUERY))}`);
+  return response.ok ? (await response.json()).notes : [];
 }
 
 function mount() {
@@ -48,7 +56,7 @@ function mount() {
   input.id = "catalog-search";
   input.type = "search";
   input.maxLength = MAX_QUERY;
-  input.placeholder = "drops, 10x8, shogi, morphs…";
+  input.placeholder = SUGGESTED; // each finds a game (tested)
   input.autocomplete = "off";
   label.append(input);
   const status = document.createElement("div");

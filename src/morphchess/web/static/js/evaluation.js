@@ -25,7 +25,7 @@ function share(info) {
 function show(info, ply, final) {
   const bar = $("eval-bar");
   bar.hidden = false;
-  $("eval-fill").style.width = `${(share(info) * 100).toFixed(1)}%`;
+  $("eval-fill").style.height = `${(share(info) * 100).toFixed(1)}%`; // White's share, from the bottom
   bar.setAttribute("aria-valuenow", String(Math.round(share(info) * 100)));
   bar.setAttribute("aria-valuetext", `${scoreText(info)} (White's view)`);
   const pv = (info.pv_san || "").split(" ").filter(Boolean);

@@ -28,7 +28,8 @@ function clock(seconds) {
 
 function build(box) {
   box.replaceChildren(el("legend", {}, "Lab"));
-  const intro = el("p", { class: "hint" }, "Self-play statistics: results, endings, lengths, piece values.");
+  const intro = el("p", { class: "hint" },
+    "Self-play statistics: results, endings, lengths; piece values from 50 games on, where the games support them.");
   const source = el("select", { id: "lab-source", "aria-label": "lab variant" });
   source.append(el("option", { value: "current" }, "the current variant"), el("option", { value: "pasted" }, "a pasted definition"));
   const text = el("textarea", { id: "lab-definition", rows: "4", spellcheck: "false", hidden: "",

@@ -13,6 +13,7 @@ import { keepInView, plyBase, renderMoves } from "./movelist.js";
 import { wireLooks } from "./looks.js";
 import { drawMyGames, linksAgain } from "./mygames.js";
 import { clearLinks, drawOnline, showLinks, wireOnline } from "./online.js";
+import { wirePanels } from "./panels.js";
 import { cancelPremove, markPremove, premoveMoves, premoveSide, queuePremove, takePremove } from "./premove.js";
 import { drawDownloads, wireRecords } from "./records.js";
 import { fromAddress, keepInvite, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
@@ -47,6 +48,12 @@ const board = new BoardView($("board"), {
   onSelect: () => { $("transform").disabled = !board.canTransform(); },
 });
 const clocks = new Clocks($("clocks"));
+
+// Turn the board around; the evaluation bar beside it keeps White's share on White's side.
+function flipBoard() {
+  board.flip();
+  $("board-row").classList.toggle("flipped", board.flipped);
+}
 
 // A move made on the board: on the analysis board, queued as a premove, or played.
 function boardMove(move) {
@@ -156,7 +163,7 @@ async function setGame(game, { switching = false, you = null } = {}) {
     showOnlineChoices(game);
     clearLinks(game.id);
     if (board.flipped !== (app.you.length === 1 ? app.you[0] === "black"
-      : game.players.white === "engine" && game.players.black === "human")) board.flip();
+      : game.players.white === "engine" && game.players.black === "human")) flipBoard();
   }
   drawTurn(old, game, app.you);
   followTalk(game.id, app.you.length > 0);
@@ -197,7 +204,8 @@ function statusText(game) {
   if (app.you.includes(game.turn) && game.players[game.turn] === "human") {
     return `${side} to move${check}${app.you.length === 1 ? " (you)" : ""}`;
   }
-  return `${side} to move${check}${game.players[game.turn] === "human" ? " (your opponent)" : ""}`;
+  const opponent = app.you.length > 0 && game.players[game.turn] === "human"; // a spectator has no opponent
+  return `${side} to move${check}${opponent ? " (your opponent)" : ""}`;
 }
 
 function draw() {
@@ -314,10 +322,41 @@ async function openById(id, token) {
   useToken(token);
   let state = await api.game(id);
   if (token && state.you.some((side) => state.seats[side] === "free")) { // an invite: take the seat
-    state = await api.join(id, $("name").value || null);
+    state = await api.join(id, await joinName(state));
     if (state.seat) token = state.seat.token; // the link's token works once: the seat's own replaces it
   }
   await openGame(state, token);
+}
+
+// The name to take an invited seat under: the one this browser keeps, else asked for (empty: none).
+function joinName(state) {
+  if ($("name").value) return Promise.resolve($("name").value);
+  const side = state.you[0] === "white" ? "White" : "Black";
+  $("join-text").textContent = `You are invited to play ${side} in ${state.title}. Your name is shown to your opponent.`;
+  $("join").hidden = false;
+  $("join-name").focus();
+  return new Promise((resolve) => {
+    $("join").onsubmit = (e) => {
+      e.preventDefault();
+      $("join").hidden = true;
+      const name = $("join-name").value.trim();
+      if (name) keepName(name);
+      resolve(name || null);
+    };
+  });
+}
+
+function keepName(name) {
+  $("name").value = name;
+  localStorage.setItem(NAME, name);
+}
+
+// A name changed while playing an online game names our seat (the players line, the talk, the PGN).
+function renameSeat() {
+  keepName($("name").value.trim());
+  const game = app.game;
+  if (!game || game.mode === "local" || app.you.length !== 1 || !["playing", "open"].includes(game.status)) return;
+  act("Your name", () => api.join(game.id, $("name").value || null));
 }
 
 // -- playing ---------------------------------------------------------------------------------------------
@@ -501,7 +540,7 @@ function wire() {
   };
   $("setup").onchange = () => startNew();
   $("undo").onclick = takeBack;
-  $("flip").onclick = () => board.flip();
+  $("flip").onclick = flipBoard;
   $("transform").onclick = () => board.selected && board.attempt(board.selected, board.selected);
   $("sound").onclick = () => {
     setSound(!soundOn());
@@ -511,7 +550,7 @@ function wire() {
   $("stop").onclick = () => act("Stop", () => api.stop(app.game.id));
   for (const id of ["white", "black", "level"]) $(id).onchange = changePlayers;
   $("name").value = localStorage.getItem(NAME) || "";
-  $("name").onchange = () => localStorage.setItem(NAME, $("name").value);
+  $("name").onchange = renameSeat;
   $("invite").onclick = () => startOnline("invite");
   $("seek").onclick = () => startOnline("open");
   wireOnline(act, api, () => app.game);
@@ -520,6 +559,7 @@ function wire() {
   wireTimeControl();
   wireTurn();
   wireLooks();
+  wirePanels();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     typedMove($("move-input"));
