@@ -44,13 +44,14 @@ class OptionalBuildExt(build_ext):
         """Say in one line why the compiled core was not built, and take away the modules an
         earlier build left in the source tree (they would run instead of the source)."""
         reason = (str(error).strip().splitlines() or [type(error).__name__])[-1]
+        if len(reason) > 100:
+            reason = reason[:100] + "..."
         print(f"morphchess: the compiled core was not built ({reason}); morphchess runs on the pure-Python "
               "path", file=sys.stderr)
-        if self.inplace:
-            for module in COMPILED:
-                built = os.path.join("src", *module.split(".")) + sysconfig.get_config_var("EXT_SUFFIX")
-                if os.path.exists(built):
-                    os.remove(built)
+        for module in COMPILED:
+            built = os.path.join("src", *module.split(".")) + sysconfig.get_config_var("EXT_SUFFIX")
+            if os.path.exists(built):
+                os.remove(built)
 
 def extension(module: str) -> Extension:
     return Extension(module, ["src/" + module.replace(".", "/") + ".py"])
