@@ -1,6 +1,6 @@
 """Perft speed: morphchess on every built-in variant against python-chess on orthodox chess.
 
-    python bench/perft.py [--seconds S] [--repeat N] [VARIANT ...]
+    python bench/perft.py [--seconds S] [--repeat N] [--no-fsf] [VARIANT ...]
 
 For each variant, perft from the start position is run at depth 1, 2, ... until one run
 takes at least S seconds (default 3), or the next depth would take more than 4 S; the last
@@ -9,15 +9,27 @@ run's leaves per second is the variant's speed.  Every leaf is made and unmade
 process (push and pop at every leaf); morphchess's orthodox chess runs at python-chess's
 depth so that their ratio compares the same tree.  Each speed is printed as a ratio to
 python-chess's.  Needs python-chess (``pip install chess``).
+
+Then bulk-counted perft (the last ply counts the legal moves without making them) against
+Debian's ``fairy-stockfish`` (``go perft N``, which counts the same way) in chess, Capablanca
+and Xiangqi, each printed as morphchess's speed over Fairy-Stockfish's, with the two counts
+compared at morphchess's depth.  ``MORPHCHESS_PURE=1`` measures the pure-Python path
+(docs/install.md); the first line says which core runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import time
 
 from morphchess import Position, builtin, variant_names
+from morphchess.position import compiled
+
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
+FSF_VARIANTS = ("chess", "capablanca", "xiangqi")  # the same names in morphchess and Fairy-Stockfish
 
 
 def chess_perft(board, depth: int) -> int:
@@ -35,6 +47,74 @@ def chess_perft(board, depth: int) -> int:
         n += chess_perft(board, depth - 1)
         board.pop()
     return n
+
+
+def bulk_perft(pos: Position, depth: int) -> int:
+    """Perft that counts the legal moves of the last ply instead of making them (as ``go perft``)."""
+    moves = pos.legal_moves()
+    if depth <= 1:
+        return len(moves) if depth == 1 else 1
+    n = 0
+    for m in moves:
+        pos.make(m)
+        n += bulk_perft(pos, depth - 1)
+        pos.unmake()
+    return n
+
+
+class FairyStockfish:
+    """Debian's fairy-stockfish over UCI, for ``go perft``."""
+
+    def __init__(self, path: str = FAIRY_STOCKFISH) -> None:
+        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send("uci")
+        self.wait("uciok")
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin
+        self.proc.stdin.write(line + "\n")
+
+    def wait(self, prefix: str) -> str:
+        assert self.proc.stdout
+        for line in self.proc.stdout:
+            if line.startswith(prefix):
+                return line
+        raise RuntimeError(f"fairy-stockfish ended before '{prefix}'")
+
+    def perft(self, variant: str, depth: int) -> int:
+        self.send(f"setoption name UCI_Variant value {variant}")
+        self.send("position startpos")
+        self.send("isready")
+        self.wait("readyok")
+        self.send(f"go perft {depth}")
+        return int(self.wait("Nodes searched").split(":")[1])
+
+    def close(self) -> None:
+        self.send("quit")
+        self.proc.wait(5)
+
+
+def against_fairy_stockfish(seconds: float, repeat: int) -> None:
+    """Bulk-counted perft of :data:`FSF_VARIANTS` against fairy-stockfish's ``go perft``, as ratios."""
+    if not os.path.exists(FAIRY_STOCKFISH):
+        print(f"\n{FAIRY_STOCKFISH} not found (apt-get install fairy-stockfish): no bulk perft comparison")
+        return
+    fsf = FairyStockfish()
+    rows = []
+    for name in FSF_VARIANTS:
+        v = builtin(name)
+        bulk_perft(Position(v), 2)  # compile the move tables outside the timing
+        print(f"bulk perft, {name}:", flush=True)
+        depth, leaves, ours = measure("morphchess", lambda d, v=v: bulk_perft(Position(v), d), seconds, repeat)
+        _, _, theirs = measure("fairy-stockfish", lambda d, name=name: fsf.perft(name, d), seconds, repeat)
+        same = fsf.perft(name, depth) == leaves
+        rows.append((name, depth, ours, theirs, same))
+    fsf.close()
+    print("\nSummary (bulk perft, leaves per second, start position):")
+    for name, depth, ours, theirs, same in rows:
+        agree = "counts agree" if same else "COUNTS DIFFER"
+        print(f"  {name:12} morphchess {ours:>12,.0f}  fairy-stockfish {theirs:>14,.0f}   {ours / theirs:.3f}x"
+              f"   ({agree} at depth {depth})")
 
 
 def timed(run, depth: int, repeat: int) -> tuple[int, float]:
@@ -76,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("variants", nargs="*", help="built-in variants (default: all)")
     parser.add_argument("--seconds", type=float, default=3.0, help="minimum length of the measured run")
     parser.add_argument("--repeat", type=int, default=1, help="runs per depth; the fastest counts")
+    parser.add_argument("--no-fsf", action="store_true", help="skip the bulk perft against fairy-stockfish")
     args = parser.parse_args(argv)
     try:
         import chess
@@ -88,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown variant(s): {', '.join(unknown)}; built-in: {', '.join(variant_names())}", file=sys.stderr)
         return 2
 
+    print(f"morphchess's {'compiled' if compiled() else 'pure-Python'} core", flush=True)
     print(f"python-chess {chess.__version__}, orthodox chess from the start position:", flush=True)
     ref_depth, _, reference = measure("python-chess", lambda d: chess_perft(chess.Board(), d),
                                       args.seconds, args.repeat)
@@ -113,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, depth, leaves, speed in rows:
         vs_chess = f"   {speed / chess_speed:.2f}x morphchess chess" if chess_speed and name != "chess" else ""
         print(f"  {name:16} d={depth:<3} {leaves:>12,} {speed:>12,.0f}   {speed / reference:.2f}x{vs_chess}")
+    if not args.no_fsf:
+        against_fairy_stockfish(args.seconds, args.repeat)
     return 0
 
 

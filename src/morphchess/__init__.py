@@ -1,5 +1,12 @@
 """morphchess: play, analyse and design chess variants whose pieces change shape."""
 
+import os
+
+if os.environ.get("MORPHCHESS_PURE", "") not in ("", "0"):  # run the source of the compiled core
+    from ._source import prefer_source
+
+    prefer_source()
+
 from .betza import BetzaError
 from .board import Board, Move, RecordError
 from .errors import InputError

@@ -9,11 +9,12 @@ import sys
 import time
 import warnings
 
+from . import __version__
 from .errors import InputError, cut, quote
 from .idiagram import VariantWarning
 from .lab.cli import add as lab_command
 from .notation import move_to_coord, to_fen
-from .position import Position
+from .position import Position, compiled
 from .protocols import uci, xboard
 from .publish.cli import add as publish_commands
 from .variant import BLACK, WHITE, Variant
@@ -477,9 +478,16 @@ COMMANDS.append(lab_command)
 COMMANDS.append(publish_commands)  # page, picture, gif
 
 
+def version_line() -> str:
+    """The version and which core runs (the compiled one, or the pure-Python path: docs/install.md)."""
+    core = "compiled core (Cython)" if compiled() else "pure-Python core"
+    return f"morphchess {__version__}, {core}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line's parser, one subcommand per entry of :data:`COMMANDS`."""
     parser = _Parser(prog="morphchess", description=__doc__)
+    parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(dest="command", required=True)
     for add in COMMANDS:
         add(sub)

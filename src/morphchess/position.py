@@ -17,10 +17,23 @@ from .move import Kind, Move
 from .pieces import code
 from .variant import BLACK, WHITE, Variant
 
-__all__ = ["Position", "Outcome", "PositionError"]
+__all__ = ["Position", "Outcome", "PositionError", "compiled"]
 
 NORMAL, DOUBLE, EN_PASSANT, CASTLE, TRANSFORM, DROP, LEGS, UNLOAD = (
     Kind.NORMAL, Kind.DOUBLE, Kind.EN_PASSANT, Kind.CASTLE, Kind.TRANSFORM, Kind.DROP, Kind.LEGS, Kind.UNLOAD)
+
+
+try:  # Cython is needed only to build the compiled core; without it this module runs as its source
+    import cython
+
+    _COMPILED = cython.compiled
+except ImportError:
+    _COMPILED = False
+
+
+def compiled() -> bool:
+    """Does the core run compiled (this module built by Cython), rather than as Python source?"""
+    return _COMPILED
 
 
 class PositionError(InputError):
@@ -899,7 +912,7 @@ class Position:
 
     def _move_royals(self, frm: int, to: int, piece: int, new: int, cap: int, us: int) -> None:
         royal = self.t.royal
-        mine = [s for s in self.royals[us] if s != frm or not royal[piece]]
+        mine = [s for s in self.royals[us] if s != to and (s != frm or not royal[piece])]  # to: a friend taken
         if royal[new]:
             mine.append(to)
         theirs = self.royals[us ^ 1]

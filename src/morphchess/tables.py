@@ -141,8 +141,9 @@ class Tables:
         for t in v.types:
             for colour in (WHITE, BLACK):
                 self._path_legs[(t.index, colour)] = self._compile_paths(t, colour)
-                for virgin in ((False, True) if self.tracks_virgin[t.index] else (False,)):
-                    self._compile_code(v, t, colour, virgin)
+                self._compile_code(v, t, colour, False)
+                if self.tracks_virgin[t.index]:
+                    self._compile_code(v, t, colour, True)
         self._compile_transforms(v)
         self.no_quiet = [[False] * self.size] * n  # Position.captures: no quiet moves from any square
         self.royal_morphs = self._royal_morphs()
