@@ -325,7 +325,6 @@ def test_terminal_move_reader_refuses_in_one_line():
 # -- command-line options ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv,words", [
-    (["perft", "chess", "99999", "--fen", "k7/8/8/8/8/8/8/K7 w - - 0 1"], ["depth must be 0 to 20"]),
     (["bestmove", "chess", "--fen", "k7/8/8/8/8/8/8/K7 w - - 0 1", "--depth", "2"], ["game is over", "material"]),
     (["bestmove", "chess", "--moves", "f2f3 e7e5 g2g4 d8h4", "--depth", "1"], ["game is over", "checkmate"]),
     (["match", "chess", "--white", "random", "--black", "random", "--games", "0"], ["--games"]),

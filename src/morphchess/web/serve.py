@@ -20,22 +20,28 @@ from ..errors import OptionError
 __all__ = ["add", "SHUTDOWN_S"]
 
 SHUTDOWN_S = 3  # seconds given to requests still running when the server is asked to stop
+CEILING = {int: 1_000_000, float: 3600.0}  # the largest limit an option takes: a count, seconds
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"port {text[:20]!r}: use a number from 1 to 65535")
     return int(text)
 
 
 def _limit_type(name: str, kind: type, minimum: float):
+    ceiling = CEILING[kind]
+
     def read(text: str):
         try:
+            if not text.isascii():  # int() and float() would also read '١' or '５'
+                raise ValueError(text)
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: not a number") from None
-        if not minimum <= value < math.inf:
-            why = f"at least {minimum:g}" if value < minimum else "a finite number"
+            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: not a number in digits 0-9") from None
+        if not minimum <= value <= ceiling:
+            why = f"at least {minimum:g}" if value < minimum else \
+                f"at most {ceiling:.10g}" if value < math.inf else "a finite number"
             raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: {why}")
         return value
     return read
