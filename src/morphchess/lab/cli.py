@@ -69,7 +69,7 @@ def run(args) -> None:
         return
     if len(args.targets) != 3:
         raise OptionError("lab compare needs two variants: lab compare A B")
-    from .compare import compare, compare_text, values_text
+    from .compare import compare, compare_text, values_text  # scipy: the lab extra
     sides, chosen = [], [_settings(spec, args) for spec in args.targets[1:]]  # both checked before any game
     for spec, settings, sub in zip(args.targets[1:], chosen, ("a", "b")):
         sides.append(_lab(settings, args, args.out and os.path.join(args.out, sub)))

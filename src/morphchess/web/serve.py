@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import ipaddress
 import math
 import socket
 import sys
+import threading
+import webbrowser
 from typing import Any
 
 from ..errors import OptionError
+from .limits import Limits
 
 __all__ = ["add", "SHUTDOWN_S"]
 
@@ -48,7 +52,6 @@ def _limit_type(name: str, kind: type, minimum: float):
 
 
 def _proxy(text: str) -> str:
-    import ipaddress
     try:
         ipaddress.ip_network(text.strip(), strict=False)
     except ValueError:
@@ -58,7 +61,6 @@ def _proxy(text: str) -> str:
 
 
 def _limits_from_dataclass() -> list[dataclasses.Field]:
-    from .limits import Limits
     return list(dataclasses.fields(Limits))
 
 
@@ -102,7 +104,6 @@ def run(args) -> None:
 
         from .access import log_to_stderr
         from .app import create_app
-        from .limits import Limits
     except ImportError as e:
         raise OptionError(f"the web board needs the web extra: pip install 'morphchess[web]' ({e})") from None
     chosen: dict[str, Any] = {f.name: getattr(args, f.name) for f in _limits_from_dataclass()}
@@ -115,8 +116,6 @@ def run(args) -> None:
         raise OptionError(f"database {args.db or 'default'}: {str(e).splitlines()[0][:200]}") from None
     url = f"http://{args.host}:{args.port}/"
     if args.open:
-        import threading
-        import webbrowser
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     if args.access_log:
         log_to_stderr()
