@@ -127,6 +127,14 @@ def test_a_record_too_long_is_refused(capsys, monkeypatch, tmp_path):
     assert "'-': longer than" in refused(capsys, "replay", "-")
 
 
+def test_a_definition_too_long_is_refused_before_it_is_read(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr("morphchess.cli_common.MAX_INPUT", 10)
+    path = tmp_path / "long.txt"
+    path.write_text("files=8\nranks=8\nking:K:K::e1\n")
+    assert f"'{path}': longer than" in refused(capsys, "show", str(path))
+    assert f"'{path}': longer than" in refused(capsys, "show", f"{path}:section")
+
+
 @pytest.mark.parametrize("argv", [["show", "chess"], ["perft", "chess", "2", "--divide"], ["variants"],
                                   ["replay", "RECORD"], ["convert", "RECORD", "--to", "pgn"]])
 def test_a_full_device_is_one_line(tmp_path, argv):

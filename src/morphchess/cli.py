@@ -16,12 +16,12 @@ from .cli_common import (
     UsageError,
     output_file,
     read_text,
+    read_variant,
     record,
     start_position,
     warnings_in_one_line,
     whole,
 )
-from .cli_common import variant as load
 from .convert import to_fairy, to_id
 from .engine import level_limits, piece_values, search
 from .engine.evaluate import mobility
@@ -89,7 +89,7 @@ def cmd_convert_definition(args) -> None:
 
 
 def cmd_show(args) -> None:
-    v = load(args.variant)
+    v = read_variant(args.variant)
     pos = Position(v, "standard" if args.setup is None else args.setup)
     print(f"{v.name}: {v.files}x{v.ranks}" + (f", {len(v.holes)} holes (#)" if v.holes else ""))
     print(board_picture(v, lambda sq: "#" if sq in v.holes else pos.t.letter[pos.board[sq]] or "."))
@@ -147,7 +147,7 @@ def _show_morph_tables(v: Variant) -> None:
 
 
 def cmd_perft(args) -> None:
-    v = load(args.variant)
+    v = read_variant(args.variant)
     pos = start_position(v, args.setup, args.fen, args.moves)
     start = time.perf_counter()
     show_progress = sys.stderr.isatty()
@@ -174,7 +174,7 @@ def cmd_perft(args) -> None:
 
 
 def cmd_values(args) -> None:
-    v = load(args.variant)
+    v = read_variant(args.variant)
     values = piece_values(v)
     print(f"{v.name}: piece values in centipawns, computed from the moves (royal pieces: 0)")
     for t in v.types:
@@ -193,7 +193,7 @@ def _search_limits(args) -> dict:
 
 
 def cmd_bestmove(args) -> None:
-    v = load(args.variant)
+    v = read_variant(args.variant)
     pos = start_position(v, args.setup, args.fen, args.moves)
     outcome = pos.outcome()
     if outcome is not None:
@@ -253,7 +253,7 @@ def cmd_match(args) -> None:
 
 
 def cmd_play(args) -> None:
-    v = load(args.variant)
+    v = read_variant(args.variant)
     board = Board(v, fen=args.fen, setup=args.setup)
     main_loop(board, args.level, WHITE if args.color == "white" else BLACK,
               unicode=False if args.letters else None)

@@ -26,7 +26,7 @@ from .variant import Variant
 from .variants import load_variant
 
 __all__ = ["UsageError", "MAX_INPUT", "MAX_GAMES", "MAX_MOVETIME", "MAX_SEED", "MAX_GAME_PLIES", "whole",
-           "warnings_in_one_line", "variant", "start_position", "read_text", "record", "output_file"]
+           "warnings_in_one_line", "read_variant", "start_position", "read_text", "record", "output_file"]
 
 MAX_INPUT = 16 * 1024 * 1024  # bytes of a record or definition file (characters of standard input) read at most
 MAX_GAMES = 1_000_000  # games of a match or a lab
@@ -66,8 +66,12 @@ def warnings_in_one_line():
                 print(f"warning: {cut(str(w.message), 200)}", file=sys.stderr)
 
 
-def variant(spec: str) -> Variant:
-    """The variant a command names (built-in, definition file or FILE.ini:SECTION), its warnings one line each."""
+def read_variant(spec: str) -> Variant:
+    """The variant a command names (built-in, definition file or FILE.ini:SECTION), its warnings one line each;
+    a definition file longer than :data:`MAX_INPUT` bytes is refused before it is read."""
+    path = spec if os.path.isfile(spec) else spec.rpartition(":")[0]
+    if os.path.isfile(path) and os.path.getsize(path) > MAX_INPUT:
+        raise UsageError(f"{quote(path, PATH_SHOWN)}: longer than {MAX_INPUT // (1024 * 1024)} MB")
     with warnings_in_one_line():
         return load_variant(spec)
 

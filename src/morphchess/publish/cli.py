@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..cli_common import record, start_position, variant, whole
+from ..cli_common import read_variant, record, start_position, whole
 from ..errors import OptionError, quote
 from .gif import write_gif
 from .page import write_page
@@ -48,7 +48,7 @@ def add(sub) -> None:
 
 
 def cmd_page(args) -> None:
-    v = variant(args.variant)
+    v = read_variant(args.variant)
     try:
         written = write_page(v, args.out, args.title, pngs=not args.no_png)
     except OSError as e:
@@ -61,7 +61,7 @@ def cmd_picture(args) -> None:
     kind = Path(args.out).suffix.lower()
     if kind not in (".svg", ".png"):
         raise OptionError(f"--out {quote(args.out)}: the name must end in .svg or .png")
-    v = variant(args.variant)
+    v = read_variant(args.variant)
     pos = start_position(v, args.setup, args.fen, args.moves)
     canvas = position_picture(v, pos.board, v.name, read_arrows(v, args.arrows), read_squares(v, args.highlight))
     data = canvas.svg()
