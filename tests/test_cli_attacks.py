@@ -150,6 +150,15 @@ def test_a_full_device_is_one_line(tmp_path, argv):
     assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr
 
 
+def test_a_closed_pipe_ends_quietly():
+    """``morphchess variants | head -1``: the reader has gone; no traceback and no message."""
+    proc = subprocess.Popen([sys.executable, "-m", "morphchess", "variants"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 1 and proc.stderr.read() == b""
+
+
 def test_match_pgn_on_a_full_device_is_one_line():
     r = subprocess.run([sys.executable, "-m", "morphchess", "match", "chess", "--white", "random", "--black", "random",
                         "--games", "1", "--quiet", "--pgn", "/dev/full"], capture_output=True, text=True, timeout=120)

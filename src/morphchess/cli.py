@@ -434,6 +434,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a full device or a closed pipe shows here, not at exit
     except InputError as e:
         return _refused(str(e))
+    except BrokenPipeError:  # the reader has gone (``| head``): nothing to tell it
+        _drop_lost_output()
+        return 1
     except OSError as e:
         _drop_lost_output()
         return _refused(f"{quote(str(e.filename), 60)}: {e.strerror}" if e.filename
