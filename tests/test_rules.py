@@ -13,6 +13,7 @@ import pytest
 
 from morphchess import BLACK, WHITE, Position, builtin, load
 from morphchess.notation import MoveError, from_fen, move_to_coord, parse_coord, to_fen
+from morphchess.pieces import code
 
 DEGENS = ["morphomania", "snappy-chess", "morphing-chess", "crossroads"]
 
@@ -494,13 +495,20 @@ def test_no_bare_king_rule_in_chess():
 
 
 # Black: king a9 boxed in by the queen (a queen in every Degens game, WFDA in Morphing
-# Chess), and a pawn on its last rank that cannot move.
-STALEMATE9 = "k8/9/1Q7/9/9/9/9/9/4K3p b - - 0 1"
+# Chess), and a pawn on its last rank that cannot move (no game reaches it, so position text
+# refuses it: the pawn is put there by code).
+STALEMATE9 = "k8/9/1Q7/9/9/9/9/9/4K4 b - - 0 1"
+
+
+def stalemate9(v) -> Position:
+    board = list(from_fen(v, STALEMATE9).board)
+    board[8] = code(v.type_by_letter("P").index, BLACK)  # i1
+    return Position.from_board(v, board, BLACK)
 
 
 @pytest.mark.parametrize("name", DEGENS)
 def test_stalemated_side_loses(name):
-    pos = from_fen(builtin(name), STALEMATE9)
+    pos = stalemate9(builtin(name))
     assert not pos.legal_moves() and not pos.in_check()
     out = pos.outcome()
     assert out is not None and out.termination == "stalemate" and out.winner == WHITE
@@ -508,7 +516,7 @@ def test_stalemated_side_loses(name):
 
 def test_stalemate_draws_by_default():
     v = load(CASTLE9, "castle9")
-    pos = from_fen(v, STALEMATE9)
+    pos = stalemate9(v)
     out = pos.outcome()
     assert not v.stalemate_loses and out.termination == "stalemate" and out.winner is None
     chess_pos = from_fen(builtin("chess"), "k7/8/1Q6/8/8/8/8/4K3 b - - 0 1")

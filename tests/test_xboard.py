@@ -16,18 +16,13 @@ import pytest
 from morphchess import load
 from morphchess.board import Board
 from morphchess.engine.match import run_match
+from morphchess.protocol_text import hand_types, holdings_types, move_text, parse_move, rank_shift, shift_ranks
 from morphchess.protocols.common import Output, ProtocolError
 from morphchess.protocols.xboard import (
     XboardEngine,
-    hand_types,
-    holdings_types,
     main,
-    move_text,
-    parse_move,
     piece_to_char,
-    rank_shift,
     setup_commands,
-    shift_ranks,
     xboard_betza,
     xboard_castling,
     xboard_fen,

@@ -3,65 +3,46 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 import time
-import warnings
 
-from . import __version__
+from . import __version__, gamecourier, pgn
+from .board import Board
+from .cli_common import (
+    MAX_GAMES,
+    MAX_MOVETIME,
+    MAX_SEED,
+    UsageError,
+    output_file,
+    read_text,
+    read_variant,
+    record,
+    start_position,
+    warnings_in_one_line,
+    whole,
+)
+from .convert import to_fairy, to_id
+from .engine import level_limits, piece_values, search
+from .engine.evaluate import mobility
+from .engine.match import MAX_JOBS, MAX_PLIES, check_match, elo_interval, progress_bar, run_match
+from .engine.search import MAX_PLY
 from .errors import InputError, cut, quote
-from .idiagram import VariantWarning
 from .lab.cli import add as lab_command
+from .library import search as search_library
+from .loader import language_of
 from .notation import move_to_coord, to_fen
+from .play import main_loop
 from .position import Position, compiled
 from .protocols import uci, xboard
 from .publish.cli import add as publish_commands
 from .variant import BLACK, WHITE, Variant
-from .variants import builtin, load_variant, names
+from .variants import builtin, definition_text, load_variant, names
 from .web.serve import add as serve_command
 
-
-class UsageError(InputError):
-    """Bad input on the command line: printed as one line, exit status 2."""
-
-
 MAX_PERFT_DEPTH = 20  # deeper counts take years on any board, and recursion would give out first
-
-
-@contextlib.contextmanager
-def _warnings_in_one_line():
-    """Print each warning about a definition loaded inside as one line ``warning: ...`` on stderr."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", VariantWarning)
-        try:
-            yield
-        finally:
-            for w in caught:
-                print(f"warning: {cut(str(w.message), 200)}", file=sys.stderr)
-
-
-def _variant(spec: str) -> Variant:
-    with _warnings_in_one_line():
-        return load_variant(spec)
-
-
-def start_position(v: Variant, setup: str | None, fen: str | None, moves: str | None) -> Position:
-    """The position named by --setup/--fen/--moves options (moves after the end of the game refused)."""
-    from .board import Board, RecordError, play_recorded
-    if fen is not None and setup is not None:
-        raise UsageError("give --fen or --setup, not both")
-    if fen is not None and not fen.strip():
-        raise UsageError("--fen is empty: give position text, or leave --fen out for the start position")
-    if moves is not None and not moves.strip():
-        raise UsageError("--moves is empty: give coordinate moves, or leave --moves out")
-    board = Board(v, fen=fen, setup=setup)
-    for text in (moves or "").split():
-        try:
-            play_recorded(board, text, board.parse_uci)
-        except RecordError as e:
-            raise UsageError(f"--moves: {e}") from None
-    return board.position
+MAX_DEPTH = MAX_PLY - 10  # the deepest search the engine runs
+MAX_NODES = 10**12
 
 
 def board_picture(v: Variant, cell) -> str:
@@ -75,8 +56,7 @@ def board_picture(v: Variant, cell) -> str:
 
 
 def cmd_variants(args) -> None:
-    from .library import search
-    found = search(args.search or "")
+    found = search_library(args.search or "")
     if args.search and not found:
         raise UsageError(f"no built-in variant fits {quote(args.search)}")
     for e in found:
@@ -87,16 +67,13 @@ def cmd_variants(args) -> None:
 
 
 def cmd_convert_definition(args) -> None:
-    from .convert import to_fairy, to_id
-    from .loader import language_of
-    from .variants import definition_text
     spec, name = args.variant, "custom"
     if spec in names():
         text, name = definition_text(spec), spec
     else:
         if not os.path.isfile(spec) and ":" in spec:
             spec, _, name = spec.rpartition(":")
-        text = _read_text(spec)
+        text = read_text(spec)
     source = language_of(text)
     target = args.to or ("id" if source == "fairy" else "fairy")
     if target == source:
@@ -104,16 +81,15 @@ def cmd_convert_definition(args) -> None:
     if target == "id":
         out, lost = to_id(text, name)
     else:
-        with _warnings_in_one_line():
+        with warnings_in_one_line():
             out, lost = to_fairy(load_variant(args.variant))
     for line in lost:
         print(f"lost: {line}", file=sys.stderr)
     print(out, end="")
 
 
-
 def cmd_show(args) -> None:
-    v = _variant(args.variant)
+    v = read_variant(args.variant)
     pos = Position(v, "standard" if args.setup is None else args.setup)
     print(f"{v.name}: {v.files}x{v.ranks}" + (f", {len(v.holes)} holes (#)" if v.holes else ""))
     print(board_picture(v, lambda sq: "#" if sq in v.holes else pos.t.letter[pos.board[sq]] or "."))
@@ -171,9 +147,7 @@ def _show_morph_tables(v: Variant) -> None:
 
 
 def cmd_perft(args) -> None:
-    v = _variant(args.variant)
-    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
-        raise UsageError(f"depth must be 0 to {MAX_PERFT_DEPTH}, not {args.depth}")
+    v = read_variant(args.variant)
     pos = start_position(v, args.setup, args.fen, args.moves)
     start = time.perf_counter()
     show_progress = sys.stderr.isatty()
@@ -200,9 +174,7 @@ def cmd_perft(args) -> None:
 
 
 def cmd_values(args) -> None:
-    from .engine import piece_values
-    from .engine.evaluate import mobility
-    v = _variant(args.variant)
+    v = read_variant(args.variant)
     values = piece_values(v)
     print(f"{v.name}: piece values in centipawns, computed from the moves (royal pieces: 0)")
     for t in v.types:
@@ -210,7 +182,6 @@ def cmd_values(args) -> None:
 
 
 def _search_limits(args) -> dict:
-    from .engine import level_limits
     limits = level_limits(args.level) if args.level is not None else {}
     if args.depth is not None:
         limits["depth"] = args.depth
@@ -222,8 +193,7 @@ def _search_limits(args) -> dict:
 
 
 def cmd_bestmove(args) -> None:
-    from .engine import search
-    v = _variant(args.variant)
+    v = read_variant(args.variant)
     pos = start_position(v, args.setup, args.fen, args.moves)
     outcome = pos.outcome()
     if outcome is not None:
@@ -245,16 +215,6 @@ def cmd_bestmove(args) -> None:
     print(move_to_coord(pos, result.move))
 
 
-def output_file(option: str, path: str):
-    """Open ``path`` for writing before the work starts; UsageError naming ``option`` if it cannot be."""
-    if not path.strip():
-        raise UsageError(f"{option} is empty: give the path of the file to write")
-    try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as e:
-        raise UsageError(f"{option} {quote(path)}: cannot write the file ({e.strerror})") from None
-
-
 def _game_saver(out, progress):
     """A match progress callback that first appends the finished game to ``out`` (PGN, games apart by a blank
     line) and flushes it, so that the games played survive anything that ends the match early."""
@@ -267,7 +227,6 @@ def _game_saver(out, progress):
 
 
 def cmd_match(args) -> None:
-    from .engine.match import check_match, elo_interval, progress_bar, run_match
     settings = (args.variant, args.white, args.black, args.games)
     check_match(*settings, args.movetime, args.jobs, args.opening_plies, args.setup)
     progress = None if args.quiet else progress_bar(args.games)
@@ -294,53 +253,31 @@ def cmd_match(args) -> None:
 
 
 def cmd_play(args) -> None:
-    from .board import Board
-    from .engine import level_limits
-    from .play import main_loop
-    v = _variant(args.variant)
-    level_limits(args.level)
+    v = read_variant(args.variant)
     board = Board(v, fen=args.fen, setup=args.setup)
     main_loop(board, args.level, WHITE if args.color == "white" else BLACK,
               unicode=False if args.letters else None)
 
 
 def _add_limits(p) -> None:
-    p.add_argument("--level", type=int, help="strength level 1 (very weak) to 8 (strongest)")
-    p.add_argument("--depth", type=int, help="search depth in plies")
-    p.add_argument("--movetime", type=int, help="time per move in milliseconds")
-    p.add_argument("--nodes", type=int, help="node limit")
-
-
-def _read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"{path}: cannot read the file ({e})") from None
-
-
-def _record(args):
-    from .records import read_record
-    text = _read_text(args.file)
-    with _warnings_in_one_line():  # a PGN's [VariantDefinition] is loaded too
-        return read_record(text, args.source, args.variant, args.setup)
+    p.add_argument("--level", type=whole(1, 8), help="strength level 1 (very weak) to 8 (strongest)")
+    p.add_argument("--depth", type=whole(1, MAX_DEPTH), help=f"search depth in plies (at most {MAX_DEPTH})")
+    p.add_argument("--movetime", type=whole(1, MAX_MOVETIME), help="time per move in milliseconds (at most an hour)")
+    p.add_argument("--nodes", type=whole(1, MAX_NODES), help="node limit")
 
 
 def cmd_convert(args) -> None:
-    from . import gamecourier, pgn
-    record = _record(args)
-    board = record.board
-    decided = record.result if board.outcome() is None and record.result != "*" else None  # e.g. resigned
+    game = record(args)
+    board = game.board
+    decided = game.result if board.outcome() is None and game.result != "*" else None  # e.g. resigned
     if args.to == "pgn":
-        sys.stdout.write(pgn.write(board, record.headers, record.comments))
+        sys.stdout.write(pgn.write(board, game.headers, game.comments))
     elif args.to == "gc":
         sys.stdout.write(gamecourier.write(board) + (f"{decided}\n" if decided else ""))
     else:
         print(" ".join(m.uci() for m in board.move_stack))
-    dropped = [what for what, lost in (("tags", args.to != "pgn" and _has_tags(record.headers)),
-                                       ("comments", args.to != "pgn" and record.comments),
+    dropped = [what for what, lost in (("tags", args.to != "pgn" and _has_tags(game.headers)),
+                                       ("comments", args.to != "pgn" and game.comments),
                                        (f"the result {decided}", args.to == "coord" and decided)) if lost]
     if dropped:
         print(f"warning: the {args.to} form cannot hold {' and '.join(dropped)} of the record", file=sys.stderr)
@@ -348,13 +285,12 @@ def cmd_convert(args) -> None:
 
 def _has_tags(headers: dict[str, str] | None) -> bool:
     """Does a record have tags with content beyond its result and the rules?"""
-    from .pgn import SEVEN_TAGS
     unknown = {"?", "????.??.??", ""}
-    return any(k in SEVEN_TAGS and k != "Result" and v not in unknown for k, v in (headers or {}).items())
+    return any(k in pgn.SEVEN_TAGS and k != "Result" and v not in unknown for k, v in (headers or {}).items())
 
 
 def cmd_replay(args) -> None:
-    board = _record(args).board
+    board = record(args).board
     pos = board.position
     print(board_picture(board.variant, lambda sq: pos.t.letter[pos.board[sq]] or "."))
     print(board.fen())
@@ -363,11 +299,11 @@ def cmd_replay(args) -> None:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (exit status 2), like the rest of the command line."""
+    """argparse whose errors are UsageErrors: one line and exit status 2, like the rest of the command line."""
 
     def error(self, message: str):
         message = cut(message.replace("\n", "\\n"), 200)  # argparse quotes the arguments whole
-        self.exit(2, f"morphchess: error: {message} (see 'morphchess --help')\n")
+        raise UsageError(f"{message} (see 'morphchess --help')")
 
 
 def _add_variant_arg(p, nargs=None) -> None:
@@ -406,7 +342,7 @@ def _add_show(sub) -> None:
 def _add_perft(sub) -> None:
     p = sub.add_parser("perft", help="count the leaves of the legal move tree")
     _add_variant_arg(p)
-    p.add_argument("depth", type=int)
+    p.add_argument("depth", type=whole(0, MAX_PERFT_DEPTH), help=f"plies, 0 to {MAX_PERFT_DEPTH}")
     _add_position_args(p)
     p.add_argument("--divide", action="store_true", help="print each root move's count first")
     p.set_defaults(func=cmd_perft)
@@ -447,11 +383,13 @@ def _add_match(sub) -> None:
     p.add_argument("--white", required=True, help="first player: random, greedy, depth:N, time:MS, nodes:N, "
                    "level:N or uci:COMMAND")
     p.add_argument("--black", required=True, help="second player (same forms)")
-    p.add_argument("--games", type=int, default=2, help="number of games (default 2)")
-    p.add_argument("--movetime", type=int, default=1000, help="milliseconds per move for uci: players")
-    p.add_argument("--jobs", type=int, default=1, help="games played at once (one per core)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the random openings")
-    p.add_argument("--opening-plies", type=int, default=2, help="random plies before the players take over")
+    p.add_argument("--games", type=whole(1, MAX_GAMES), default=2, help="number of games (default 2)")
+    p.add_argument("--movetime", type=whole(1, MAX_MOVETIME), default=1000,
+                   help="milliseconds per move for uci: players")
+    p.add_argument("--jobs", type=whole(1, MAX_JOBS), default=1, help="games played at once (one per core)")
+    p.add_argument("--seed", type=whole(0, MAX_SEED), default=1, help="seed of the random openings")
+    p.add_argument("--opening-plies", type=whole(0, MAX_PLIES - 1), default=2,
+                   help="random plies before the players take over")
     p.add_argument("--setup", help="Black's start array, or 'random' (one per pair of games)")
     p.add_argument("--no-alternate", action="store_true", help="the first player always has White")
     p.add_argument("--pgn", help="save the games to this PGN file")
@@ -462,7 +400,7 @@ def _add_match(sub) -> None:
 def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play against the engine in the terminal")
     _add_variant_arg(p, nargs="?")
-    p.add_argument("--level", type=int, default=4, help="engine strength 1 (very weak) to 8 (default 4)")
+    p.add_argument("--level", type=whole(1, 8), default=4, help="engine strength 1 (very weak) to 8 (default 4)")
     p.add_argument("--color", choices=("white", "black"), default="white", help="your side (default white)")
     p.add_argument("--setup", help="named start array (e.g. Polymorph's knights)")
     p.add_argument("--fen", help="start from this position text")
@@ -495,16 +433,41 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command; bad input (an InputError, or a path, special file or full device the system
+    refuses) is one line on stderr and exit status 2.  Anything else is a bug and keeps its traceback."""
     try:
+        args = build_parser().parse_args(argv)
         args.func(args)
-    except InputError as e:  # bad input: one line, status 2; anything else is a bug and keeps its traceback
-        print(f"morphchess: error: {e}", file=sys.stderr)
-        return 2
+        sys.stdout.flush()  # a full device or a closed pipe shows here, not at exit
+    except InputError as e:
+        return _refused(str(e))
+    except BrokenPipeError:  # the reader has gone (``| head``): nothing to tell it
+        _drop_lost_output()
+        return 1
+    except OSError as e:
+        _drop_lost_output()
+        return _refused(f"{quote(str(e.filename), 60)}: {e.strerror}" if e.filename
+                        else f"cannot write ({e.strerror or e})")
     except KeyboardInterrupt:
         print("morphchess: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _refused(message: str) -> int:
+    """Print ``message`` as the one line of a refused command (a message of a library that spans
+    lines is joined); the exit status 2."""
+    print("morphchess: error: " + " ".join(line.strip() for line in message.splitlines()), file=sys.stderr)
+    return 2
+
+
+def _drop_lost_output() -> None:
+    """If standard output can no longer be written (a full device, a closed pipe), send what is left of it
+    to the null device, so that the interpreter's last flush does not fail again."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

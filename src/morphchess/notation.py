@@ -225,6 +225,7 @@ def from_fen(variant: Variant, fen: str) -> Position:
     pos = Position.from_board(variant, codes, turn, _en_passant(variant, codes, turn, ep), halfmove, fullmove,
                               hands)
     _check_royals(pos)
+    _check_reachable(pos)
     if any(pos.attacked(r, turn) for r in pos.guarded(turn ^ 1)):
         raise FenError("impossible position: the side not to move is in check")
     return pos
@@ -239,6 +240,53 @@ def _check_royals(pos: Position) -> None:
         if royal and not pos.royals[colour]:
             letters = sorted(royal) if colour == WHITE else sorted(x.lower() for x in royal)
             raise FenError(f"board field: {name} has no royal piece ({', '.join(letters)})")
+
+
+def _check_reachable(pos: Position) -> None:
+    """Refuse a board no game of the variant can reach: more royal pieces of a type than its start arrays
+    give a side (where no move makes one), or a piece on a square where it has no move and could not have
+    arrived (a white pawn on chess's eighth rank: arriving there, it promotes)."""
+    v, t = pos.variant, pos.t
+    if not t.royal_morphs:
+        for colour, name in ((WHITE, "White"), (BLACK, "Black")):
+            for ti, most in _royals_in_setups(v, colour).items():
+                n = sum(1 for sq in pos.royals[colour] if type_of(pos.board[sq]) == ti)
+                if n > most:
+                    letter = t.letter[code(ti, colour)]
+                    raise FenError(f"board field: {name} has {n} royal {letter} ({v.type(ti).name}), but "
+                                   f"{v.name} starts with {most} and no move makes one")
+    for sq, p in enumerate(pos.board):
+        if p and sq not in t.holes and not _has_moves(t, p, sq) and not _could_arrive(v, t, p, sq):
+            raise FenError(f"board field: the {t.letter[p]} ({v.type(type_of(p)).name}) on {v.square_name(sq)} "
+                           f"has no move there and could not have arrived there in {v.name}")
+
+
+def _royals_in_setups(v: Variant, colour: int) -> dict[int, int]:
+    """Royal type -> the most pieces of it ``colour`` has in any start array."""
+    most: dict[int, int] = {}
+    for placement in v.setups.values():
+        counts: dict[int, int] = {}
+        for ti, c in placement.values():
+            if c == colour and v.type(ti).royal:
+                counts[ti] = counts.get(ti, 0) + 1
+        for ti, n in counts.items():
+            most[ti] = max(most.get(ti, 0), n)
+    return most
+
+
+def _has_moves(t: Tables, p: int, sq: int) -> bool:
+    """Has piece code ``p`` on ``sq`` a move on an empty board (as a drop there needs), or a transformation?"""
+    return any(t.moves[p][sq][:4]) or bool(t.transforms[p][sq])
+
+
+def _could_arrive(v: Variant, t: Tables, p: int, sq: int) -> bool:
+    """Can piece code ``p`` stand on ``sq``: does it start there, or is it what some piece of its side may
+    become by arriving there (the type itself, where no promotion is forced there, or a morph)?"""
+    ti, colour = type_of(p), colour_of(p)
+    if any(placement.get(sq) == (ti, colour) for placement in v.setups.values()):
+        return True
+    return any(t.valid[c] and colour_of(c) == colour and sq not in t.barred[c]
+               and any(type_of(x) == ti for x in t.becomes(c, sq)) for c in range(t.ncodes))
 
 
 def _fields(fen: str) -> list[str]:

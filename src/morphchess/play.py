@@ -18,6 +18,7 @@ from .engine import SearchResult, level_limits, search
 from .errors import quote
 from .gamecourier import read as read_gamecourier
 from .notation import MoveError
+from .pgn import write as write_pgn
 from .pieces import colour_of, is_own
 from .pieceset import symbol_of
 from .variant import BLACK, WHITE
@@ -276,12 +277,11 @@ class Terminal:
         if len(args) != 1:
             self.say("Usage: save FILE")
             return
-        from .pgn import write
         names = {"White": "you" if self.human == WHITE else "morphchess",
                  "Black": "you" if self.human == BLACK else "morphchess"}
         try:
             with open(args[0], "w", encoding="utf-8") as f:
-                f.write(write(self.board, names))
+                f.write(write_pgn(self.board, names))
             self.say(f"Saved to {args[0]}.")
         except OSError as e:
             self.say(f"Cannot save to {args[0]}: {e.strerror}.")

@@ -17,6 +17,7 @@ import time
 
 from ..board import Board, Move
 from ..errors import OptionError
+from ..protocol_text import offered_name, parse_move, rank_shift, shift_ranks
 
 __all__ = ["split_engine_spec", "UciPlayer", "XboardPlayer", "STARTUP_TIMEOUT"]
 
@@ -104,8 +105,7 @@ class UciPlayer:
         self.engine.send("uci")
         self.engine.wait(lambda w: w[:1] == ["uciok"], "'uciok'", timeout)
         if variant.name != "chess":
-            from ..protocols.common import offered_name  # Fairy-Stockfish's name where it has one
-            self.engine.send(f"setoption name UCI_Variant value {offered_name(variant)}")
+            self.engine.send(f"setoption name UCI_Variant value {offered_name(variant)}")  # Fairy-Stockfish's name
         for name, value in options.items():
             self.engine.send(f"setoption name {name} value {value}")
         self.engine.send("isready")
@@ -175,7 +175,6 @@ class XboardPlayer:
         self.engine.wait(lambda w: w[:2] == ["pong", str(self._ping)], f"'pong {self._ping}'", self.timeout)
 
     def _new_game(self, board: Board) -> None:
-        from ..protocols.common import offered_name  # Fairy-Stockfish's name where it has one
         name = "chess" if self.variant.name == "chess" else offered_name(self.variant)
         if name != "chess":
             offered = self.features.get("variants", "").split(",")
@@ -204,7 +203,6 @@ class XboardPlayer:
             self.engine.send(f"level 40 {total // 60}:{total % 60:02d} 0")
 
     def choose(self, board: Board) -> Move:
-        from ..protocols.xboard import parse_move, rank_shift, shift_ranks
         if board is not self._board or len(board.move_stack) < self._sent:
             self._new_game(board)
         prefix = "usermove " if self.features.get("usermove") == "1" else ""

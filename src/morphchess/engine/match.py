@@ -28,6 +28,7 @@ from multiprocessing.util import Finalize
 
 from ..board import Board, Move
 from ..errors import OptionError
+from ..pgn import write as pgn_write
 from ..pieces import colour_of
 from ..position import Position
 from ..variant import BLACK, WHITE, Variant
@@ -320,7 +321,6 @@ def _close_worker() -> None:
 
 def _game(job: tuple) -> tuple:
     """Play game ``index``: the first player has ``colour``; returns (index, colour, result, pgn)."""
-    from ..pgn import write as pgn_write
     index, colour, setup, opening_seed, plies, balance, names, init = job
     _setup_worker(init)
     variant = _worker["variant"]

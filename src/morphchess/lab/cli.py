@@ -5,7 +5,13 @@ from __future__ import annotations
 import os
 import sys
 
+from ..cli_common import MAX_GAME_PLIES, MAX_GAMES, MAX_MOVETIME, MAX_SEED, whole
+from ..engine.match import MAX_JOBS, MAX_PLIES
 from ..errors import OptionError
+from .progress import ProgressBar
+from .report import text_report, write_report
+from .run import default_out, run_lab
+from .selfplay import settings_for
 
 __all__ = ["add", "run"]
 
@@ -16,16 +22,20 @@ def add(sub) -> None:
                        "lengths, piece values, plots and an HTML report")
     p.add_argument("targets", nargs="+", metavar="VARIANT",
                    help="a built-in name or definition file; or: compare A B")
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    p.add_argument("--level", type=int, help="engine level of both sides (default 2)")
-    p.add_argument("--movetime", type=int, help="milliseconds per move instead of a level")
-    p.add_argument("--jobs", type=int, default=1, help="games played at once (worker processes; Ray CPUs)")
+    p.add_argument("--games", type=whole(1, MAX_GAMES), default=100, help="number of games (default 100)")
+    p.add_argument("--level", type=whole(1, 8), help="engine level of both sides (default 2)")
+    p.add_argument("--movetime", type=whole(1, MAX_MOVETIME), help="milliseconds per move instead of a level")
+    p.add_argument("--jobs", type=whole(1, MAX_JOBS), default=1,
+                   help="games played at once (worker processes; Ray CPUs)")
     p.add_argument("--out", help="store and report directory (default lab-results/NAME-PLAYER-DIGEST; "
                    "compare: DIR/a and DIR/b)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the setups and random openings (default 1)")
-    p.add_argument("--opening-plies", type=int, default=4, help="random plies before the engine plays (default 4)")
+    p.add_argument("--seed", type=whole(0, MAX_SEED), default=1,
+                   help="seed of the setups and random openings (default 1)")
+    p.add_argument("--opening-plies", type=whole(0, MAX_PLIES - 1), default=4,
+                   help="random plies before the engine plays (default 4)")
     p.add_argument("--setup", help="start array (e.g. Polymorph's knights) or 'random' (one per game)")
-    p.add_argument("--max-plies", type=int, default=400, help="a longer game is a draw by move cap (default 400)")
+    p.add_argument("--max-plies", type=whole(1, MAX_GAME_PLIES), default=MAX_PLIES,
+                   help=f"a longer game is a draw by move cap (default {MAX_PLIES})")
     p.add_argument("--ray", metavar="ADDRESS", help="play the games as Ray tasks on this cluster, or 'local'")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -33,17 +43,13 @@ def add(sub) -> None:
 
 def _settings(spec: str, args):
     """The lab settings of one variant (its definition and the options checked)."""
-    from .selfplay import settings_for
     return settings_for(spec, args.level, args.movetime, args.opening_plies, args.seed, args.setup,
                         args.max_plies)
 
 
 def _lab(settings, args, out: str | None) -> tuple[list[dict], dict, str]:
     """Play (or reuse) one lab and write its report; returns records, summary and directory."""
-    from .progress import ProgressBar
-    from .report import write_report
-    from .run import default_out, run_lab
-    from .stats import summarize
+    from .stats import summarize  # numpy and scipy: the lab extra
     out = out or default_out(settings)
     records = run_lab(settings, args.games, out, args.jobs, args.ray,
                       progress=None if args.quiet else lambda total, done: ProgressBar(total, done))
@@ -54,7 +60,6 @@ def _lab(settings, args, out: str | None) -> tuple[list[dict], dict, str]:
 
 def run(args) -> None:
     """Run a lab, or compare two."""
-    from .report import text_report
     if args.targets[0] != "compare":
         if len(args.targets) != 1:
             raise OptionError("give one variant, or: lab compare A B")
@@ -64,7 +69,7 @@ def run(args) -> None:
         return
     if len(args.targets) != 3:
         raise OptionError("lab compare needs two variants: lab compare A B")
-    from .compare import compare, compare_text, values_text
+    from .compare import compare, compare_text, values_text  # scipy: the lab extra
     sides, chosen = [], [_settings(spec, args) for spec in args.targets[1:]]  # both checked before any game
     for spec, settings, sub in zip(args.targets[1:], chosen, ("a", "b")):
         sides.append(_lab(settings, args, args.out and os.path.join(args.out, sub)))

@@ -9,6 +9,7 @@ from functools import partial
 from multiprocessing import get_context
 
 from ..errors import OptionError
+from .distributed import play_ray
 from .selfplay import LabSettings, play_one
 from .store import GameStore
 
@@ -47,7 +48,6 @@ def run_lab(settings: LabSettings, games: int, out: str | None = None, jobs: int
     if todo:
         show = progress(games, len(stored)) if progress else None
         if ray:
-            from .distributed import play_ray
             source = play_ray(settings, todo, ray, jobs)
         else:
             source = play_local(settings, todo, jobs)

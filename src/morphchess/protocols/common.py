@@ -13,16 +13,17 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import TextIO
 
 from ..board import Board, Move
+from ..engine import search
 from ..errors import InputError
+from ..protocol_text import protocol_names
 from ..variant import Variant
-from ..variants import load_variant, names
+from ..variants import load_variant
 
 __all__ = ["ProtocolError", "Output", "CommandEngine", "Thinker", "Clock", "move_budget_ms", "pv_moves", "variant_of",
-           "warm_up", "builtin_names", "protocol_names", "offered_name", "serve", "ENGINE_NAME"]
+           "warm_up", "builtin_names", "serve", "ENGINE_NAME"]
 
 ENGINE_NAME = "morphchess"
 SAFETY_MS = 50          # kept back from every clock budget for the GUI's and the pipe's delays
@@ -127,7 +128,6 @@ class Thinker:
         return self.thread is not None and self.thread.is_alive()
 
     def start(self, board: Board, limits: dict, on_info: Callable, on_done: Callable) -> None:
-        from ..engine import search
         self.cancel()
         self.stop = threading.Event()
         self.cancelled = False
@@ -159,28 +159,13 @@ class Thinker:
             self.thread.join()
 
 
-@cache
-def protocol_names() -> dict[str, str]:
-    """Offered name -> built-in name, orthodox chess first: Fairy-Stockfish's name for the game
-    where it has one (``fischerandom`` for chess960), so that GUIs set up for Fairy-Stockfish
-    select the same games here; else morphchess's own name."""
-    from ..library import fairy_name
-    return {fairy_name(n) or n: n for n in ["chess", *(n for n in names() if n != "chess")]}
-
-
 def builtin_names() -> list[str]:
     """The names the built-in variants are offered under, orthodox chess first."""
     return list(protocol_names())
 
 
-def offered_name(variant: Variant) -> str:
-    """The name a variant is offered under: a built-in's protocol name, else its own."""
-    return {n: offered for offered, n in protocol_names().items()}.get(variant.name, variant.name)
-
-
 def warm_up(variant: Variant) -> None:
     """Build the variant's move and evaluation tables now, before the GUI's clock runs."""
-    from ..engine import search
     search(Board(variant).position, depth=1)
 
 

@@ -16,6 +16,7 @@ from typing import TextIO
 from ..board import Board
 from ..errors import InputError
 from ..notation import FenError, MoveError
+from ..protocol_text import protocol_names
 from .common import (
     ENGINE_NAME,
     Clock,
@@ -25,7 +26,6 @@ from .common import (
     Thinker,
     builtin_names,
     move_budget_ms,
-    protocol_names,
     pv_moves,
     variant_of,
     warm_up,

@@ -5,9 +5,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .. import library
+from ..cli_common import read_variant, record, start_position, whole
 from ..errors import OptionError, quote
+from ..variants import names
+from .gif import write_gif
+from .page import write_page
+from .pictures import position_picture, read_arrows, read_squares
+from .svg import png
 
 __all__ = ["add"]
+
+MIN_DELAY, MAX_DELAY = 20, 60_000  # milliseconds a GIF frame shows
 
 
 def add(sub) -> None:
@@ -34,17 +43,14 @@ def add(sub) -> None:
     p.add_argument("--variant", help="variant of a record that does not name one")
     p.add_argument("--setup", help="Black's start array")
     p.add_argument("--source", choices=("pgn", "gc", "coord"), help="the record's form (default: guessed)")
-    p.add_argument("--delay", type=int, default=800, help="milliseconds per move (default 800)")
+    p.add_argument("--delay", type=whole(MIN_DELAY, MAX_DELAY), default=800,
+                   help=f"milliseconds per move, {MIN_DELAY} to {MAX_DELAY} (default 800)")
     p.add_argument("--out", required=True, help="the GIF file to write")
     p.set_defaults(func=cmd_gif)
 
 
 def cmd_page(args) -> None:
-    from .. import cli, library
-    from ..variants import names
-    from .page import write_page
-    from .svg import png
-    v = cli._variant(args.variant)
+    v = read_variant(args.variant)
     if not args.no_png:  # before the folder is made: without the [publish] extra, stop with nothing written
         png('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
     title = args.title or (library.entry(args.variant).title if args.variant in names() else None)
@@ -57,14 +63,11 @@ def cmd_page(args) -> None:
 
 
 def cmd_picture(args) -> None:
-    from .. import cli
-    from .pictures import position_picture, read_arrows, read_squares
-    from .svg import png
     kind = Path(args.out).suffix.lower()
     if kind not in (".svg", ".png"):
         raise OptionError(f"--out {quote(args.out)}: the name must end in .svg or .png")
-    v = cli._variant(args.variant)
-    pos = cli.start_position(v, args.setup, args.fen, args.moves)
+    v = read_variant(args.variant)
+    pos = start_position(v, args.setup, args.fen, args.moves)
     canvas = position_picture(v, pos.board, v.name, read_arrows(v, args.arrows), read_squares(v, args.highlight))
     data = canvas.svg()
     write_file(args.out, data.encode() if kind == ".svg" else png(data))
@@ -80,11 +83,9 @@ def write_file(path: str, data: bytes) -> None:
 
 
 def cmd_gif(args) -> None:
-    from .. import cli
-    from .gif import write_gif
     if Path(args.out).suffix.lower() != ".gif":
         raise OptionError(f"--out {quote(args.out)}: the name must end in .gif")
-    board = cli._record(args).board
+    board = record(args).board
     data = write_gif(board, args.delay)
     write_file(args.out, data)
     print(f"{args.out}: {len(board.move_stack) + 1} frames, {len(data)} bytes")

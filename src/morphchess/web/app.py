@@ -40,7 +40,7 @@ from .routes.mygames import router as mygames_router
 from .routes.pictures import router as pictures_router
 from .routes.rematch import router as rematch_router
 from .routes.talk import router as talk_router
-from .serve import exit_after
+from .shutdown import exit_after
 from .store import Store
 from .views import variant_view
 

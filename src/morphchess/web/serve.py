@@ -2,33 +2,30 @@
 
 Every limit of :class:`~morphchess.web.limits.Limits` is an option (``--games-per-minute``
 and the like), checked before anything starts.  SIGTERM or SIGINT ends the event
-streams at once (the app's own handler, :func:`~morphchess.web.events.ended_on_signals`) and
-stops the server within :data:`SHUTDOWN_S` seconds; the process ends :data:`EXIT_S` seconds
-after the signal at the latest (:func:`exit_after`), whatever still runs (a search building its
-evaluation tables, a bounded work in C), as ``uvicorn --workers`` processes do too.
+streams at once (the app's own handler, :func:`~morphchess.web.events.ended_on_signals`),
+stops the server within :data:`~.shutdown.SHUTDOWN_S` seconds and ends the process soon after,
+whatever still runs (:mod:`~.shutdown`).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import ipaddress
 import math
-import os
 import socket
 import sys
 import threading
-import time
+import webbrowser
 from typing import Any
 
 from ..errors import OptionError
+from .limits import Limits
+from .shutdown import SHUTDOWN_S
 
-__all__ = ["add", "SHUTDOWN_S", "EXIT_S", "exit_after"]
+__all__ = ["add"]
 
-SHUTDOWN_S = 3  # seconds given to requests still running when the server is asked to stop
-EXIT_S = SHUTDOWN_S + 2  # seconds after SIGTERM or SIGINT by which the process has ended, whatever runs
-
-
-MAX_OPTION = 10**9  # the largest value of any limit option (a count, or seconds)
+CEILING = {int: 1_000_000, float: 3600.0}  # the largest limit an option takes: a count, seconds
 
 
 def _port(text: str) -> int:
@@ -38,24 +35,25 @@ def _port(text: str) -> int:
 
 
 def _limit_type(name: str, kind: type, minimum: float):
+    ceiling = CEILING[kind]
+
     def read(text: str):
         """A number in ASCII digits (not ٥ or ５: Python's int and float would read them)."""
         try:
-            if not text.isascii():
+            if not text.isascii():  # int() and float() would also read '١' or '５'
                 raise ValueError(text)
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: not a number (ASCII digits)") from None
-        if not minimum <= value <= MAX_OPTION:
-            why = f"at least {minimum:g}" if value < minimum else "a finite number" if not value < math.inf \
-                else f"at most {MAX_OPTION:,}"
+            raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: not a number in digits 0-9") from None
+        if not minimum <= value <= ceiling:
+            why = f"at least {minimum:g}" if value < minimum else \
+                f"at most {ceiling:.10g}" if value < math.inf else "a finite number"
             raise argparse.ArgumentTypeError(f"{name} {text[:20]!r}: {why}")
         return value
     return read
 
 
 def _proxy(text: str) -> str:
-    import ipaddress
     try:
         ipaddress.ip_network(text.strip(), strict=False)
     except ValueError:
@@ -65,7 +63,6 @@ def _proxy(text: str) -> str:
 
 
 def _limits_from_dataclass() -> list[dataclasses.Field]:
-    from .limits import Limits
     return list(dataclasses.fields(Limits))
 
 
@@ -91,17 +88,6 @@ def add(sub) -> None:
     p.set_defaults(func=run)
 
 
-def exit_after(seconds: float = EXIT_S) -> None:
-    """End the process in ``seconds`` unless it has ended by then (called when it is asked to stop):
-    threads that do not stop (a search in C, an evaluation table being built) would otherwise keep it
-    alive, as the interpreter waits for them at exit."""
-    def end() -> None:
-        time.sleep(seconds)
-        os.write(2, f"morphchess: still running {seconds:g} s after the signal; stopped\n".encode())
-        os._exit(0)
-    threading.Thread(target=end, daemon=True, name="morphchess-exit").start()
-
-
 def _listen(host: str, port: int) -> socket.socket:
     """The server's socket, bound before anything is announced (OptionError if the port is taken)."""
     try:
@@ -120,7 +106,6 @@ def run(args) -> None:
 
         from .access import log_to_stderr
         from .app import create_app
-        from .limits import Limits
     except ImportError as e:
         raise OptionError(f"the web board needs the web extra: pip install 'morphchess[web]' ({e})") from None
     chosen: dict[str, Any] = {f.name: getattr(args, f.name) for f in _limits_from_dataclass()}
@@ -133,7 +118,6 @@ def run(args) -> None:
         raise OptionError(f"database {args.db or 'default'}: {str(e).splitlines()[0][:200]}") from None
     url = f"http://{args.host}:{args.port}/"
     if args.open:
-        import webbrowser
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     if args.access_log:
         log_to_stderr()
