@@ -5,10 +5,11 @@ renewed while the search waits or runs).  The answer is played only if the row
 still names the same job, so a take back, a new move or a change of players
 while it thinks drops it, and a job whose process died is claimed again when its
 lease runs out.  *Stop* is a flag in the row, so it reaches the search in any
-process.  At most ``engine_games`` searches run at once in a process (the others
-wait their turn) and none runs longer than ``engine_seconds``, whatever the level
-and the board; one watcher thread renews the leases and publishes the progress
-of them all.
+process.  At most ``engine_games`` searches run at once in a process; the others
+wait their turn in :class:`~morphchess.web.pool.FairPool` by the client that created
+the game, so one client's many engine games never keep another's behind them.  None
+runs longer than ``engine_seconds``, whatever the level and the board; one watcher
+thread renews the leases and publishes the progress of them all.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -34,6 +34,7 @@ from .db import games, now
 from .errors import ApiError, Conflict
 from .game import Game, Status
 from .limits import Limits
+from .pool import FairPool
 from .store import Store
 
 __all__ = ["Bots", "info_view", "search_limits"]
@@ -91,7 +92,7 @@ class Bots:
         self.store = store
         self.db = store.db
         self.limits = limits or Limits()
-        self.pool = ThreadPoolExecutor(self.limits.engine_games, thread_name_prefix="morphchess-engine")
+        self.pool = FairPool(self.limits.engine_games)
         self.jobs: dict[str, _Job] = {}
         self._lock = threading.Lock()
         self._watcher: threading.Thread | None = None
@@ -138,7 +139,7 @@ class Bots:
             if self._watcher is None:
                 self._watcher = threading.Thread(target=self._watch, daemon=True, name="morphchess-engine-watch")
                 self._watcher.start()
-        self.pool.submit(self._run, job_id, job)
+        self.pool.submit(game.row["creator"], lambda: self._run(job_id, job))
         return game
 
     def _run(self, job_id: str, job: _Job) -> None:
@@ -250,4 +251,4 @@ class Bots:
         with self._lock:
             for job in self.jobs.values():
                 job.stop.set()
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool.shutdown()

@@ -3,9 +3,11 @@
 A :class:`Limits` holds the limits one can set (each an option of ``morphchess
 serve`` and an environment variable of :func:`~morphchess.web.app.app_from_env`);
 the module constants are the budgets that hold whatever the options.  Rate
-limits count each client's writes in the database (table ``hits``), so they hold
-across the workers of one server; a client is its address, taken from
-``X-Forwarded-For`` only when the connection comes from a trusted proxy.
+limits count each client's writes in the database (table ``hits``), atomically (a
+PostgreSQL advisory lock per count), so they hold across the workers of one
+server; a client is its address, taken from ``X-Forwarded-For`` only when the
+connection comes from a trusted proxy.  Writes to a game are counted twice: for
+the client, and for their author in that game (the seat token, or the address).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ if TYPE_CHECKING:  # the command line reads the Limits without loading the web s
 
     from .db import Database
 
-__all__ = ["Limits", "LimitError", "RateLimiter", "check", "client_key", "client_address", "within",
+__all__ = ["Limits", "LimitError", "RateLimiter", "check", "client_key", "author_key", "client_address", "within",
            "record_words", "MAX_PLIES", "MAX_DEFINITION", "MAX_SIDE", "MAX_RECORD", "COMPILE_SECONDS",
            "IMPORT_SECONDS", "GENERATION_SECONDS"]
 
@@ -60,7 +62,10 @@ class Limits:
     pastes_per_minute: int = _option(20, "definitions one client may paste a minute")
     imports_per_minute: int = _option(20, "records one client may import a minute")
     labs_per_hour: int = _option(6, "labs one client may start an hour")
-    talk_per_minute: int = _option(30, "chat messages one client may send a minute")
+    talk_per_minute: int = _option(30, "chat messages one client (and one author in a game) may send a minute")
+    offers_per_minute: int = _option(20, "draw and takeback offers and answers, names and talk settings one "
+                                         "client (and one seat of a game) may send a minute")
+    seeks_per_minute: int = _option(10, "open seeks one client may post in the lobby a minute")
     checks_per_minute: int = _option(60, "definitions the live editor may check for one client a minute")
     engine_games: int = _option(2, "engine searches running at once in a server process (the rest wait)")
     engine_seconds: float = _option(10.0, "longest engine search, whatever the level and board", 0.1)
@@ -81,7 +86,7 @@ class Limits:
         """Limits whose every rate is ``per_minute`` (tests; a large number switches them off)."""
         return cls(games_per_minute=per_minute, pastes_per_minute=per_minute, imports_per_minute=per_minute,
                    labs_per_hour=per_minute * 60, talk_per_minute=per_minute,
-                   checks_per_minute=per_minute)
+                   checks_per_minute=per_minute, offers_per_minute=per_minute, seeks_per_minute=per_minute)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
@@ -103,7 +108,7 @@ class Limits:
         """How many ``action`` writes a client may make, and in what window."""
         if action == "lab":
             return self.labs_per_hour, timedelta(hours=1)
-        return getattr(self, f"{action}s_per_minute" if action != "talk" else "talk_per_minute"), \
+        return getattr(self, "talk_per_minute" if action == "talk" else f"{action}s_per_minute"), \
             timedelta(minutes=1)
 
     def trusts(self, host: str) -> bool:
@@ -131,22 +136,19 @@ def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
 
 def client_address(request: Request, limits: Limits) -> str:
     """The client's address: the peer's, or, when the peer is a trusted proxy, the nearest address in
-    ``X-Forwarded-For`` that is not itself a trusted proxy."""
+    ``X-Forwarded-For`` that is not itself a trusted proxy.  Several ``X-Forwarded-For`` lines are one
+    list in their order (a proxy may add a line of its own after the client's), so the address a
+    trusted proxy appended is the one taken, whatever the client wrote before it."""
     host = request.client.host if request.client else "?"
     if not limits.trusts(host):
         return host
-    chain = [h.strip() for h in request.headers.get("x-forwarded-for", "").split(",") if h.strip()]
+    lines = request.headers.getlist("x-forwarded-for")
+    chain = [h.strip() for line in lines for h in line.split(",") if h.strip()]
     for hop in reversed(chain):
         if not limits.trusts(hop):
             return hop
         host = hop
     return host
-
-
-def client_key(request: Request) -> str:
-    """A short hash of the client's address: writes are counted per client (rate limits)."""
-    host = client_address(request, request.app.state.limits)
-    return hashlib.sha256(host.encode()).hexdigest()[:16]
 
 
 def record_words(text: str) -> int:
@@ -155,9 +157,27 @@ def record_words(text: str) -> int:
     return len(_NOT_MOVES.sub(" ", text).split())
 
 
-def check(request: Request, action: str) -> None:
-    """Count one ``action`` (game, paste, import, lab, talk) of the request's client, or refuse it (429)."""
-    request.app.state.limiter.check(client_key(request), action)
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def client_key(request: Request) -> str:
+    """A short hash of the client's address: writes are counted per client (rate limits)."""
+    return _digest(client_address(request, request.app.state.limits))
+
+
+def author_key(request: Request, gid: str) -> str:
+    """A short hash of who writes in game ``gid``: the seat token the request carries, else its
+    client (so a seat is counted as one author from any address, and no author's count is another's)."""
+    from .seats import token_of
+    return _digest(f"{gid}\n{token_of(request) or client_address(request, request.app.state.limits)}")
+
+
+def check(request: Request, action: str, gid: str | None = None) -> None:
+    """Count one ``action`` (game, paste, import, lab, talk, offer, seek, check) of the request's client,
+    and with ``gid`` of its author in that game, or refuse it (429) if either is one too many."""
+    keys = [client_key(request)] + ([author_key(request, gid)] if gid is not None else [])
+    request.app.state.limiter.check(keys, action)
 
 
 class RateLimiter:
@@ -169,26 +189,35 @@ class RateLimiter:
         self.db, self.limits = db, limits
         self._checks = 0
 
-    def check(self, client: str, action: str) -> None:
-        """Count one ``action`` of ``client`` now, or raise RateLimited (429) if it is one too many."""
-        from sqlalchemy import delete, func, select
+    def check(self, keys: list[str], action: str) -> None:
+        """Count one ``action`` of each of ``keys`` (clients, authors) now, or raise RateLimited (429) if
+        it is one too many for any of them (and count nothing).  The count and the insert are one
+        transaction holding a lock per key (PostgreSQL: an advisory lock; SQLite: the file's write
+        lock), so racing requests of any worker never pass the limit together."""
+        from sqlalchemy import delete, func, select, text
 
         from .db import hits, now
         from .errors import RateLimited
         allowed, window = self.limits.rate(action)
         at = now()
         with self.db.write() as conn:
-            mine = (hits.c.client == client) & (hits.c.action == action)
-            conn.execute(delete(hits).where(mine, hits.c.at <= at - window))
+            for key in sorted(keys):  # one order: two requests never wait for each other's locks
+                if not self.db.sqlite:
+                    conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
+                                 {"k": f"hits\n{key}\n{action}"})
             self._checks += 1
             if self._checks % self.SWEEP_EVERY == 0:  # clients that never came back
                 conn.execute(delete(hits).where(hits.c.at <= at - timedelta(hours=1)))
-            recent = conn.execute(select(func.count()).select_from(hits).where(mine)).scalar_one()
-            if recent >= allowed:
-                seconds = int(window.total_seconds())
-                raise RateLimited(f"at most {allowed} {action}s a{'n hour' if seconds == 3600 else ' minute'} "
-                                  "from one client; try again shortly", headers={"Retry-After": str(seconds)})
-            conn.execute(hits.insert().values(client=client, action=action, at=at))
+            for key in keys:
+                mine = (hits.c.client == key) & (hits.c.action == action)
+                conn.execute(delete(hits).where(mine, hits.c.at <= at - window))
+                recent = conn.execute(select(func.count()).select_from(hits).where(mine)).scalar_one()
+                if recent >= allowed:
+                    seconds = int(window.total_seconds())
+                    raise RateLimited(f"at most {allowed} {action}s a{'n hour' if seconds == 3600 else ' minute'} "
+                                      "from one client or seat; try again shortly",
+                                      headers={"Retry-After": str(seconds)})
+            conn.execute(hits.insert(), [{"client": key, "action": action, "at": at} for key in keys])
 
 
 WALL_FACTOR = 4  # a bounded work is abandoned after this many times its budget of wall time, busy or not

@@ -5,9 +5,11 @@ Messages are stored with the game (table ``talk``), numbered by their own ids
 and exported as PGN comments after the move they were written at.  A message is
 plain text (whitespace folded, control characters dropped, at most
 :data:`MAX_TEXT` characters); each client may write ``talk_per_minute`` messages
-a minute (:mod:`morphchess.web.limits`, counted in the database, so across
-processes); a game keeps at most :data:`MAX_PER_GAME`.  The players may close the talk to
-spectators: then only seat holders write (everyone still reads, as with the game).
+a minute, and so may each author in a game (a seat, or a spectator's address:
+:mod:`morphchess.web.limits`, counted in the database, so across processes).  A game keeps at
+most :data:`MAX_PER_GAME` messages of its players and as many of its spectators, counted apart, so
+spectators never fill the talk for the players.  The players may close the talk to spectators:
+then only seat holders write (everyone still reads, as with the game).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from .store import Store
 __all__ = ["talk", "Talk", "Audience", "audience", "clean", "stream", "MAX_TEXT", "MAX_PER_GAME"]
 
 MAX_TEXT = 300
-MAX_PER_GAME = 1000
+MAX_PER_GAME = 1000  # messages of a game's players, and as many of its spectators
 _WAIT_S = 4 * POLL_S  # the stream looks at the talk this often when nothing wakes it
 _HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # controls, bidi overrides
 
@@ -85,10 +87,11 @@ class Talk:
             sides = game.sides_of(token)
             if not sides and game.row["talk_closed"]:
                 raise Forbidden("the players have closed the talk to spectators")
-            self._check_budget(conn, gid)
+            role = "player" if sides else "spectator"
+            self._check_budget(conn, gid, role)
             side = sides[0] if len(sides) == 1 else None
             shown = " ".join(_HIDDEN.sub(" ", name or "").split())[:40] or None  # a spectator's name
-            out.update(game_id=gid, ply=game.ply, side=side, role="player" if sides else "spectator",
+            out.update(game_id=gid, ply=game.ply, side=side, role=role,
                        name=game.row[f"{side}_name"] if side else shown,
                        text=text, client=client, at=at)
             key = conn.execute(talk.insert().values(**out)).inserted_primary_key
@@ -97,10 +100,12 @@ class Talk:
         self.store.change(gid, act)
         return message_view(out)
 
-    def _check_budget(self, conn, gid: str) -> None:
-        count = conn.execute(select(func.count()).select_from(talk).where(talk.c.game_id == gid)).scalar_one()
+    def _check_budget(self, conn, gid: str, role: str) -> None:
+        """Refuse a message over its role's budget (the players' and the spectators' are apart)."""
+        count = conn.execute(select(func.count()).select_from(talk)
+                             .where(talk.c.game_id == gid, talk.c.role == role)).scalar_one()
         if count >= MAX_PER_GAME:
-            raise Conflict(f"this game's talk is full ({MAX_PER_GAME} messages)")
+            raise Conflict(f"this game's talk is full ({MAX_PER_GAME} messages of its {role}s)")
 
     def messages(self, gid: str, since: int = 0) -> list[dict]:
         """The messages after id ``since``, oldest first."""

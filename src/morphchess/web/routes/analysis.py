@@ -2,10 +2,13 @@
 variations, and the engine's evaluation streamed as it deepens.  Stateless: it never changes a game.
 
 The engine's work is bounded: at most :data:`MAX_SECONDS` a request (and the server's
-``engine_seconds``), :data:`SEARCHES` analyses at once per process (more are refused with 429), run in
-the engine pool of the engine seats.  In a game between people that is still being played
-nobody gets the engine's help: a request naming such a game is refused, and so is a request whose
-seat token holds a seat of such a game whose current position it asks about.  What this cannot
+``engine_seconds``), :data:`SEARCHES` analyses at once per process and :data:`SEARCHES_PER_CLIENT` of
+one client (more are refused with 429), run in the engine pool of the engine seats, where clients take
+turns (:class:`~morphchess.web.pool.FairPool`): one client never holds the engine from the others.
+
+In a game between people that is still being played nobody gets the engine's help: a request
+naming such a game is refused, and so is a request whose seat token holds a seat of such a game
+whose current position it asks about.  What this cannot
 prevent (docs/web.md): the same position pasted without the token (another browser, a private
 window), or another engine program.
 """
@@ -31,15 +34,16 @@ from ..bots import Bots, info_view
 from ..db import games
 from ..errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
 from ..gameview import board_view, legal_view
-from ..limits import GENERATION_SECONDS, MAX_PLIES, check, within
+from ..limits import GENERATION_SECONDS, MAX_PLIES, check, client_key, within
 from ..newgame import NewGame, start_board
 from ..store import Store, parse_move
 from .games import pgn_headers, read_pasted
 
-__all__ = ["router", "MAX_SECONDS", "SEARCHES", "MAX_NODES", "MAX_NESTING"]
+__all__ = ["router", "MAX_SECONDS", "SEARCHES", "SEARCHES_PER_CLIENT", "MAX_NODES", "MAX_NESTING"]
 
 MAX_SECONDS = 10.0
-SEARCHES = 2  # searches at once per process
+SEARCHES = 4  # analyses at once per process (running, or waiting their turn in the engine pool)
+SEARCHES_PER_CLIENT = 1  # analyses at once of one client
 MAX_NODES = MAX_PLIES  # moves in an exported analysis tree (as many as a game may have)
 MAX_NESTING = 30  # variations inside variations
 router = APIRouter(prefix="/api/analysis")
@@ -144,22 +148,26 @@ def refuse_engine(store: Store, gid: str | None, token: str | None, board: Board
 
 
 class _Slots:
-    """The searches running in this process; a slot whose stream never ended frees itself in time."""
+    """The analyses of this process by client; a slot whose stream never ended frees itself in time."""
 
-    def __init__(self, size: int, lifetime: float) -> None:
-        self.size, self.lifetime = size, lifetime
-        self._taken: dict[str, float] = {}
+    def __init__(self, size: int, per_client: int, lifetime: float) -> None:
+        self.size, self.per_client, self.lifetime = size, per_client, lifetime
+        self._taken: dict[str, tuple[str, float]] = {}  # slot -> its client, when it was taken
         self._lock = threading.Lock()
 
-    def take(self) -> str:
+    def take(self, client: str) -> str:
+        """A slot for ``client``, or RateLimited (429) if it holds its share or every slot is taken."""
         at = time.monotonic()
         with self._lock:
-            self._taken = {k: t for k, t in self._taken.items() if at - t < self.lifetime}
+            self._taken = {k: (c, t) for k, (c, t) in self._taken.items() if at - t < self.lifetime}
+            if sum(c == client for c, _ in self._taken.values()) >= self.per_client:
+                raise RateLimited(f"at most {self.per_client} analysis at once from one client; stop the other "
+                                  "or let it end", headers={"Retry-After": "5"})
             if len(self._taken) >= self.size:
                 raise RateLimited(f"the engine is busy with {self.size} analyses; try again in a few seconds",
                                   headers={"Retry-After": "5"})
             key = secrets.token_hex(4)
-            self._taken[key] = at
+            self._taken[key] = (client, at)
             return key
 
     def give_back(self, key: str) -> None:
@@ -167,14 +175,14 @@ class _Slots:
             self._taken.pop(key, None)
 
 
-_slots = _Slots(SEARCHES, MAX_SECONDS + 5)
+_slots = _Slots(SEARCHES, SEARCHES_PER_CLIENT, MAX_SECONDS + 5)
 
 
 def _event(name: str, data: dict) -> str:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-async def _search(bots: Bots, board: Board, seconds: float, slot: str) -> AsyncIterator[str]:
+async def _search(bots: Bots, board: Board, seconds: float, client: str, slot: str) -> AsyncIterator[str]:
     """The search's progress after each depth (``info``), then its result (``done``); it runs in the
     engine pool the engine seats use (so it may wait its turn) and ends when the server stops."""
     loop = asyncio.get_running_loop()
@@ -196,7 +204,7 @@ async def _search(bots: Bots, board: Board, seconds: float, slot: str) -> AsyncI
         loop.call_soon_threadsafe(queue.put_nowait, final)
 
     try:
-        bots.pool.submit(run)
+        bots.pool.submit(client, run)
     except RuntimeError:  # the pool has shut down: the server stops
         _slots.give_back(slot)
         yield _event("error", {"error": "the server is stopping"})
@@ -220,9 +228,10 @@ def evaluate(request: Request, body: EvaluateIn):
     if board.outcome() is not None:
         raise Conflict(f"nothing to evaluate: {board.outcome()}")
     bots: Bots = request.app.state.bots
-    slot = _slots.take()
+    client = client_key(request)
+    slot = _slots.take(client)
     seconds = min(body.seconds, bots.limits.engine_seconds)
-    return StreamingResponse(_search(bots, board, seconds, slot), media_type="text/event-stream",
+    return StreamingResponse(_search(bots, board, seconds, client, slot), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

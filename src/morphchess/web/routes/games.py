@@ -21,6 +21,7 @@ from ..events import resume_from, stream
 from ..game import Game, Status
 from ..gameview import board_view, outcome_view, state_view, summary_view
 from ..limits import IMPORT_SECONDS, MAX_DEFINITION, MAX_PLIES, MAX_RECORD, check, client_key, record_words, within
+from ..lobby import open_seeks
 from ..newgame import NewGame, create
 from ..seats import token_of
 from ..store import Store
@@ -124,6 +125,8 @@ def _created(request: Request, game: Game, tokens: dict[str, list[str]]) -> dict
 @router.post("/games", summary="start a game; the answer carries the creator's seat (and the invite)")
 def new_game(request: Request, body: NewGameIn):
     check(request, "game")
+    if body.mode == "open":
+        check(request, "seek")
     if body.definition is not None:
         check(request, "paste")
     game, tokens = create(_store(request), NewGame(**body.model_dump()), client_key(request))
@@ -198,11 +201,13 @@ def resign(request: Request, gid: str, body: SideIn):
 
 @router.post("/games/{gid}/draw", summary="offer, accept or decline a draw")
 def draw(request: Request, gid: str, body: OfferIn):
+    check(request, "offer", gid)
     return answer(request, actions.draw(_store(request), gid, token_of(request), body.action, body.side))
 
 
 @router.post("/games/{gid}/takeback", summary="ask to take back your last move; accept or decline")
 def takeback(request: Request, gid: str, body: OfferIn):
+    check(request, "offer", gid)
     return answer(request, actions.takeback(_store(request), gid, token_of(request), body.action, body.side))
 
 
@@ -222,6 +227,7 @@ def accept(request: Request, gid: str, body: NameIn):
 @router.post("/games/{gid}/join", summary="take an invited seat (the answer's `seat` holds its new token), "
              "or give your name for your seat")
 def join(request: Request, gid: str, body: NameIn):
+    check(request, "offer", gid)
     game, fresh = actions.join(_store(request), gid, token_of(request), body.name)
     if fresh is None:
         return answer(request, game)
@@ -325,7 +331,7 @@ def lobby_lists(store: Store) -> dict[str, list[dict]]:
         deadline = store.get(row["id"]).deadline() if row["tc"] else None
         if deadline is not None and deadline <= at:
             store.flag(row["id"])
-    lists = {"open": store.lobby((Status.OPEN,)), "playing": store.lobby((Status.PLAYING,)),
+    lists = {"open": open_seeks(store.db), "playing": store.lobby((Status.PLAYING,)),
              "finished": store.lobby((Status.OVER,))}
     titles = store.catalog.titles({r["variant"] for rows in lists.values() for r in rows})
     return {name: [summary_view(r, titles.get(r["variant"], r["variant"])) for r in rows]

@@ -40,12 +40,13 @@ def read(request: Request, gid: str, since: int = Query(0, ge=0)):
 def write(request: Request, gid: str, body: MessageIn):
     text = clean(body.text)  # a refused text is not counted
     request.app.state.store.get(gid)  # nor a message to no game
-    check(request, "talk")
+    check(request, "talk", gid)
     return _talk(request).post(gid, token_of(request), text, body.name, client_key(request))
 
 
 @router.post("/games/{gid}/talk/spectators", summary="open or close the talk to spectators (a seat holder)")
 def spectators(request: Request, gid: str, body: SpectatorsIn):
+    check(request, "offer", gid)
     return {"spectators": _talk(request).set_spectators(gid, token_of(request), body.open)}
 
 
