@@ -23,6 +23,7 @@ from .. import library
 from . import apidocs, errors
 from .access import AccessLog, log_to_stderr
 from .bots import Bots, search_limits
+from .caches import MB
 from .catalog import Catalog, describe
 from .db import Database, default_url
 from .errors import ApiError
@@ -66,8 +67,8 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     limits = Limits.every_rate(limits) if isinstance(limits, int) else limits or Limits()
     sys.setswitchinterval(SWITCH_S)
     db = Database(db_url or default_url())
-    catalog = Catalog(db, limits.definitions_cached)
-    store = Store(db, catalog)
+    catalog = Catalog(db, limits.definitions_cached, limits.definitions_mb * MB)
+    store = Store(db, catalog, limits.boards_mb * MB)
     notifier = Notifier()
     store.listeners.append(notifier.changed)
     db.listen(notifier.changed)  # changes made by other processes (PostgreSQL)

@@ -70,6 +70,9 @@ class Limits:
     engine_games: int = _option(2, "engine searches running at once in a server process (the rest wait)")
     engine_seconds: float = _option(10.0, "longest engine search, whatever the level and board", 0.1)
     definitions_cached: int = _option(16, "compiled pasted definitions kept in memory (least recently used)")
+    definitions_mb: int = _option(256, "megabytes of compiled pasted definitions kept in memory (their "
+                                       "estimated move tables; least recently used)")
+    boards_mb: int = _option(256, "megabytes of game boards kept in memory (least recently used)")
     trusted_proxies: tuple[str, ...] = field(default=(), metadata={
         "help": "address or network of a reverse proxy whose X-Forwarded-For is believed"})
 
@@ -221,6 +224,7 @@ class RateLimiter:
 
 
 WALL_FACTOR = 4  # a bounded work is abandoned after this many times its budget of wall time, busy or not
+WORK_BYTES = 512 << 20  # a bounded work is abandoned when the process grows by this much while it runs
 _SLOTS = threading.BoundedSemaphore(2)  # bounded work (compilations) running at once in a process
 
 
@@ -234,7 +238,8 @@ def within(seconds: float, work: Callable[..., T], *args) -> T:
     (BadInput).
 
     The budget counts the thread's own CPU time, so a busy machine does not refuse honest work; the
-    wait ends in any case after :data:`WALL_FACTOR` times ``seconds``.  At most two such calls run at
+    wait ends in any case after :data:`WALL_FACTOR` times ``seconds``, or as soon as the process has
+    grown by :data:`WORK_BYTES` of resident memory while the work runs (Linux).  At most two such calls run at
     once; a third waits up to ``seconds`` for a slot (Busy, 503, if none frees).  Work that overruns
     is stopped: :class:`Abandoned` is raised in its thread at its next Python instruction, and its
     slot is freed once the thread has ended (work inside one long C call, such as a huge integer
@@ -261,9 +266,10 @@ def within(seconds: float, work: Callable[..., T], *args) -> T:
 
     worker = threading.Thread(target=run, daemon=True, name="morphchess-bounded")
     worker.start()
-    if not _wait(worker, done, seconds):
+    overrun = _wait(worker, done, seconds)
+    if overrun is not None:
         threading.Thread(target=_stop, args=(worker, out), daemon=True, name="morphchess-bounded-stop").start()
-        raise BadInput(f"the work took over {seconds:g} s and was abandoned; simplify the definition")
+        raise BadInput(f"the work {overrun} and was abandoned; simplify the definition")
     worker.join()
     _SLOTS.release()
     if "error" in out:
@@ -281,10 +287,11 @@ def _stop(worker: threading.Thread, out: dict) -> None:
     _SLOTS.release()
 
 
-def _wait(worker: threading.Thread, done: threading.Event, seconds: float) -> bool:
+def _wait(worker: threading.Thread, done: threading.Event, seconds: float) -> str | None:
     """Wait for ``done`` while the worker has used at most ``seconds`` of CPU (and the wall clock at
-    most WALL_FACTOR times that); False if it ran out first."""
-    start = time.monotonic()
+    most WALL_FACTOR times that) and the process has grown by at most WORK_BYTES; None when it is
+    done, else what it overran."""
+    start, base = time.monotonic(), _resident()
     try:
         clock: int | None = time.pthread_getcpuclockid(worker.ident or 0)
     except (AttributeError, OSError):  # no per-thread clock here, or the thread is over: wall time
@@ -294,7 +301,19 @@ def _wait(worker: threading.Thread, done: threading.Event, seconds: float) -> bo
         try:
             used = wall if clock is None else time.clock_gettime(clock)
         except OSError:  # the thread ended between two looks
-            return True
+            return None
+        now = _resident()
         if used > seconds or wall > WALL_FACTOR * seconds:
-            return done.is_set()
-    return True
+            return None if done.is_set() else f"took over {seconds:g} s"
+        if base is not None and now is not None and now - base > WORK_BYTES:
+            return None if done.is_set() else f"took over {WORK_BYTES >> 20} MB of memory"
+    return None
+
+
+def _resident() -> int | None:
+    """The process's resident memory in bytes (Linux's /proc), else None."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None

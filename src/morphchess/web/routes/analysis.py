@@ -30,9 +30,11 @@ from sqlalchemy import select
 from ... import engine, pgn
 from ...board import Board
 from .. import seats
-from ..bots import Bots, info_view
+from ..bots import Bots, engine_ready, info_view, search_table
+from ..caches import REPLAY_KEPT
+from ..cost import check_engine, check_replay
 from ..db import games
-from ..errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
+from ..errors import ApiError, BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
 from ..gameview import board_view, legal_view
 from ..limits import GENERATION_SECONDS, MAX_PLIES, check, client_key, within
 from ..newgame import NewGame, start_board
@@ -96,18 +98,27 @@ def _board(request: Request, body: PositionIn) -> Board:
         v = store.catalog.get(key)
     except NotFound as e:
         raise BadInput(str(e)) from None
+    check_replay(v, len(body.moves))
     spec = NewGame(variant=key, setup=body.setup, fen=body.fen, moves=body.moves)
     return within(GENERATION_SECONDS, start_board, v, spec)
 
 
-def position_view(store: Store, board: Board) -> dict:
-    """A board of the analysis: its view, legal moves (none once the rules end the game), outcome,
-    the moves from the start in SAN, and what it starts from."""
-    outcome = board.outcome()
+def _played(board: Board) -> list[dict]:
+    """The moves from the start, with their SAN (each written on its position: a replay)."""
     b, played = board.root(), []
-    for move in board.move_stack:
+    for i, move in enumerate(board.move_stack, start=1):
         played.append({"uci": move.uci(), "san": b.san(move)})
         b.push(move)
+        if i % REPLAY_KEPT == 0:
+            b.forget_earlier()
+    return played
+
+
+def position_view(store: Store, board: Board) -> dict:
+    """A board of the analysis: its view, legal moves (none once the rules end the game), outcome,
+    the moves from the start in SAN (written within the generation budget), and what it starts from."""
+    played = within(GENERATION_SECONDS, _played, board)
+    outcome = board.outcome()
     return {**board_view(board), "legal": [] if outcome else legal_view(board),
             "outcome": None if outcome is None else str(outcome), "moves": played,
             "variant": store.catalog.key_of(board.variant), "setup": board.setup,
@@ -195,10 +206,17 @@ async def _search(bots: Bots, board: Board, seconds: float, client: str, slot: s
         loop.call_soon_threadsafe(queue.put_nowait, ("info", info_view(board, info)))
 
     def run() -> None:
+        start = time.monotonic()
         try:
-            result = engine.search(board.position.copy(), movetime_ms=int(seconds * 1000), stop=stop,
-                                   on_info=progress)
+            if not engine_ready(board.variant, seconds, bots.limits.engine_seconds):
+                raise BadInput("the engine is still building its tables for this variant (once a variant); "
+                               "ask again in a few seconds")
+            left = max(1, round((seconds - (time.monotonic() - start)) * 1000))
+            result = engine.search(board.position.copy(), movetime_ms=left, stop=stop, on_info=progress,
+                                   tt=search_table())
             final = ("done", {**info_view(board, result), "stopped": stop.is_set()})
+        except ApiError as e:
+            final = ("error", {"error": str(e)})
         except Exception as e:  # noqa: BLE001 - told to the page instead of lost in a thread
             final = ("error", {"error": f"the engine failed: {str(e)[:200]}"})
         loop.call_soon_threadsafe(queue.put_nowait, final)
@@ -227,6 +245,7 @@ def evaluate(request: Request, body: EvaluateIn):
     refuse_engine(store, body.game, seats.token_of(request), board)
     if board.outcome() is not None:
         raise Conflict(f"nothing to evaluate: {board.outcome()}")
+    check_engine(board.variant)
     bots: Bots = request.app.state.bots
     client = client_key(request)
     slot = _slots.take(client)
