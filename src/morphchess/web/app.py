@@ -27,7 +27,7 @@ from .caches import MB
 from .catalog import Catalog, describe
 from .db import Database, default_url
 from .errors import ApiError
-from .events import Notifier, ended_on_signals
+from .events import Hub, Notifier, ended_on_signals
 from .headers import SecurityHeaders
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
@@ -73,6 +73,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     store.listeners.append(notifier.changed)
     db.listen(notifier.changed)  # changes made by other processes (PostgreSQL)
     bots = Bots(store, limits)
+    hub = Hub(store, bots, notifier)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -86,6 +87,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app = FastAPI(title="morphchess", description=__doc__, version="0.1.0", docs_url=None, redoc_url=None,
                   lifespan=lifespan)
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
+    app.state.hub = hub
     app.state.limits, app.state.limiter = limits, RateLimiter(db, limits)
     errors.install(app)
     app.add_middleware(errors.BodyLimit)

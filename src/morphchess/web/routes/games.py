@@ -146,11 +146,12 @@ def get_game(request: Request, gid: str):
 
 @router.get("/games/{gid}/events", summary="the game's live event stream (Server-Sent Events)")
 def events(request: Request, gid: str, since: int | None = Query(None, ge=0),
-           last_event_id: str | None = Header(None)):
+           last_event_id: str | None = Header(None),
+           changes: bool = Query(False, description="after the first state, only the fields that changed")):
     store = _store(request)
     store.get(gid)  # 404 before the stream starts
     since = resume_from(last_event_id, since)
-    body = stream(store, _bots(request), request.app.state.notifier, gid, since)
+    body = stream(request.app.state.hub, gid, since, changes)
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
