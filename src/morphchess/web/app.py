@@ -41,6 +41,7 @@ from .routes.pictures import router as pictures_router
 from .routes.rematch import router as rematch_router
 from .routes.talk import router as talk_router
 from .store import Store
+from .talk import Talk, TalkHub
 from .views import variant_view
 
 __all__ = ["create_app", "app_from_env"]
@@ -74,6 +75,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     db.listen(notifier.changed)  # changes made by other processes (PostgreSQL)
     bots = Bots(store, limits)
     hub = Hub(store, bots, notifier)
+    talk_hub = TalkHub(Talk(store), notifier)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -87,7 +89,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app = FastAPI(title="morphchess", description=__doc__, version="0.1.0", docs_url=None, redoc_url=None,
                   lifespan=lifespan)
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
-    app.state.hub = hub
+    app.state.hub, app.state.talk_hub = hub, talk_hub
     app.state.limits, app.state.limiter = limits, RateLimiter(db, limits)
     errors.install(app)
     app.add_middleware(errors.BodyLimit)

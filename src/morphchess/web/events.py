@@ -1,10 +1,9 @@
 """A game's live event stream (Server-Sent Events).
 
-One watcher a game and process (:class:`Hub`) polls the game's row (a cheap
-query of its version and engine progress) and is woken at once when this
-process changes the game, or, on PostgreSQL, when any process does (a
-notification); otherwise changes made by other processes are seen within
-:data:`POLL_S`.  On a change it reads the game once and serialises its events
+One poller a process (:class:`Hub`) reads the rows of every game its streams
+follow in one query (their version and engine progress) each :data:`POLL_S`,
+and a game's at once when this process changes it, or, on PostgreSQL, when any
+process does (a notification).  On a change it reads the game once and serialises its events
 once (:class:`Feed`), and every stream of the game sends those same strings: a
 thousand spectators cost one reading and one serialisation a change, not a
 thousand.  Each event's id is the game's ply, so a reconnecting ``EventSource``
@@ -24,17 +23,19 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Generic, TypeVar
 
 from anyio import to_thread
+from sqlalchemy import select
 
 from .bots import Bots
-from .db import now
+from .db import games, now
 from .game import Game
 from .gameview import move_view, state_view
 from .store import Store
 
-__all__ = ["Notifier", "Hub", "Feed", "stream", "next_feed", "changed_fields", "resume_from", "ended_on_signals",
-           "POLL_S", "PING_S"]
+__all__ = ["Notifier", "Poller", "Watch", "Hub", "Feed", "stream", "next_feed", "changed_fields", "resume_from",
+           "ended_on_signals", "POLL_S", "PING_S"]
 
 POLL_S = 0.25
 PING_S = 15.0
@@ -133,19 +134,27 @@ class Feed:
     engine_seq: int = 0
 
 
-def changed_fields(before: dict | None, after: dict) -> dict | None:
-    """The fields of a game state that differ from ``before`` (always ``version`` and ``ply``; never
-    ``history``: the moves travel as ``move`` events), or None without a state before."""
-    if before is None:
-        return None
-    out = {k: v for k, v in after.items() if k != "history" and before.get(k) != v}
-    return {**out, "version": after["version"], "ply": after["ply"]}
+def _fields(state: dict) -> dict[str, str]:
+    """A state's fields, each written as JSON once."""
+    return {k: json.dumps(v, separators=(",", ":")) for k, v in state.items()}
 
 
-def next_feed(feed: Feed | None, shown: dict | None, game: Game, at: datetime) -> tuple[Feed, dict]:
-    """The feed after a change of ``game`` (a spectator's view) and the state it shows; the moves the
-    feed before already had are shared, not written again."""
-    state = state_view(game, [], at)
+def _data(name: str, ply: int, fields: dict[str, str]) -> str:
+    """An event whose data is an object of fields already written."""
+    body = ",".join(f"{json.dumps(k)}:{v}" for k, v in fields.items())
+    return f"id: {ply}\nevent: {name}\ndata: {{{body}}}\n\n"
+
+
+def changed_fields(before: dict[str, str], after: dict[str, str]) -> dict[str, str]:
+    """The fields (as JSON) of a game state that differ from ``before``: always ``version`` and ``ply``,
+    never ``history`` (the moves travel as ``move`` events)."""
+    return {k: v for k, v in after.items() if k in ("version", "ply") or (k != "history" and before.get(k) != v)}
+
+
+def next_feed(feed: Feed | None, shown: dict[str, str] | None, game: Game, at: datetime) -> tuple[Feed, dict]:
+    """The feed after a change of ``game`` (a spectator's view) and the state's fields as JSON (what the
+    next change is taken from); the moves the feed before already had are shared, not written again."""
+    fields = _fields(state_view(game, [], at))
     ucis = tuple(m["uci"] for m in game.moves)
     kept = 0
     if feed is not None:
@@ -153,90 +162,157 @@ def next_feed(feed: Feed | None, shown: dict | None, game: Game, at: datetime) -
             kept += 1
     moves = (feed.moves[:kept] if feed is not None else ()) + tuple(
         _event("move", m["ply"], move_view(m)) for m in game.moves[kept:])
-    change = changed_fields(shown, state)
-    return Feed(state["version"], game.ply, ucis, moves, _event("state", game.ply, state),
-                None if change is None else _event("change", game.ply, change),
-                None if shown is None else shown["version"]), state
+    change = None if shown is None else _data("change", game.ply, changed_fields(shown, fields))
+    return Feed(int(fields["version"]), game.ply, ucis, moves, _data("state", game.ply, fields), change,
+                None if shown is None else int(shown["version"])), fields
 
 
-class _Watch:
-    """One game followed in this process: its newest feed and the streams waiting for it."""
+class Watch:
+    """One game followed in this process: the streams waiting for news of it."""
 
     def __init__(self) -> None:
-        self.feed: Feed | None = None
-        self.shown: dict | None = None  # the state of the feed (what the next change is taken from)
         self.gone = False
         self.streams: set[asyncio.Event] = set()
-        self.task: asyncio.Task | None = None
+        self.listener: asyncio.Task | None = None
 
     def wake(self) -> None:
         for woken in self.streams:
             woken.set()
 
 
-class Hub:
-    """The game streams of one server process: one watcher a game polls its row, reads the game once a
-    change and serialises its events once, for every stream of that game."""
+class _GameWatch(Watch):
+    def __init__(self) -> None:
+        super().__init__()
+        self.feed: Feed | None = None
+        self.shown: dict[str, str] | None = None  # the feed's state, its fields as JSON
+        self.mark: tuple | None = None  # the row's (version, engine progress count, progress) last seen
+        self.deadline: datetime | None = None  # when the side to move runs out of time
 
-    def __init__(self, store: Store, bots: Bots, notifier: Notifier) -> None:
-        self.store, self.bots, self.notifier = store, bots, notifier
-        self._watches: dict[str, _Watch] = {}
+
+W = TypeVar("W", bound=Watch)
+
+
+class Poller(Generic[W]):
+    """The games the streams of one server process follow, looked at together: every :data:`POLL_S`
+    all of them (in one query, :meth:`check`), and at once a game this process changed (or, on
+    PostgreSQL, any process did: a notification).  :meth:`check` brings their watches up to date
+    and wakes their streams."""
+
+    CHUNK = 500  # game ids in one query
+
+    def __init__(self, notifier: Notifier, watch: Callable[[], W]) -> None:
+        self.notifier, self._new_watch = notifier, watch
+        self._watches: dict[str, W] = {}
+        self._due: set[str] = set()  # games to look at now
+        self._wake: asyncio.Event | None = None
+        self._poller: asyncio.Task | None = None
 
     def streams(self) -> int:
         """How many streams follow games in this process."""
         return sum(len(w.streams) for w in self._watches.values())
 
     @asynccontextmanager
-    async def following(self, gid: str) -> AsyncIterator[tuple[_Watch, asyncio.Event]]:
-        """A game's watch, and an event set whenever its feed changes, while the stream lasts."""
+    async def following(self, gid: str) -> AsyncIterator[tuple[W, asyncio.Event]]:
+        """A game's watch, and an event set whenever it has news, while the stream lasts."""
+        loop = asyncio.get_running_loop()
         watch = self._watches.get(gid)
         if watch is None:
-            watch = self._watches[gid] = _Watch()
-            watch.task = asyncio.get_running_loop().create_task(self._run(gid, watch))
+            watch = self._watches[gid] = self._new_watch()
+            watch.listener = loop.create_task(self._listen(gid))
+            if self._poller is None:
+                self._wake = asyncio.Event()
+                self._poller = loop.create_task(self._poll())
+            self._look(gid)
         woken = asyncio.Event()
         watch.streams.add(woken)
-        if watch.feed is not None:
-            woken.set()
         try:
             yield watch, woken
         finally:
             watch.streams.discard(woken)
             if not watch.streams and self._watches.get(gid) is watch:
                 del self._watches[gid]
-                if watch.task is not None:
-                    watch.task.cancel()
+                if watch.listener is not None:
+                    watch.listener.cancel()
 
-    async def _run(self, gid: str, watch: _Watch) -> None:
-        """Follow the game while streams watch it: its changes (woken by the notifier, else polled
-        every POLL_S), its engine's progress and its clock."""
-        mark: tuple | None = None
-        deadline = None
+    def _look(self, gid: str) -> None:
+        self._due.add(gid)
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _listen(self, gid: str) -> None:
+        """Have the game looked at as soon as a change of it is notified."""
         with self.notifier.subscribe(gid) as woken:
-            while not self.notifier.closed.is_set():
+            while True:
+                await woken.wait()
                 woken.clear()
-                if deadline is not None and now() >= deadline:  # the side to move ran out of time
-                    deadline = None
-                    await to_thread.run_sync(self.store.flag, gid)
-                new = await to_thread.run_sync(self.store.mark, gid)
-                if new is None:
-                    watch.gone = True
-                    watch.wake()
-                    return
-                if mark is None or new[0] != mark[0]:
-                    game = await to_thread.run_sync(self.store.get, gid)
-                    await to_thread.run_sync(self.bots.kick, game)
-                    watch.feed, watch.shown = await to_thread.run_sync(next_feed, watch.feed, watch.shown, game, now())
-                    deadline = game.deadline()
-                    watch.wake()
-                elif new[1] != mark[1] and new[2] and watch.feed is not None:
-                    engine = _event("engine", watch.feed.ply, json.loads(new[2]))
-                    watch.feed = replace(watch.feed, engine=engine, engine_seq=new[1])
-                    watch.wake()
-                mark = new
-                wait = POLL_S if deadline is None else min(POLL_S, max((deadline - now()).total_seconds(), 0.01))
-                with suppress(TimeoutError):
-                    await asyncio.wait_for(woken.wait(), wait)
-        watch.wake()  # the server stops: the streams end
+                self._look(gid)
+
+    async def _poll(self) -> None:
+        """While games are watched: every POLL_S all of them, in between those due at once."""
+        loop = asyncio.get_running_loop()
+        assert self._wake is not None
+        last = -POLL_S
+        while self._watches and not self.notifier.closed.is_set():
+            self._wake.clear()
+            if loop.time() - last >= POLL_S:
+                last, ids = loop.time(), list(self._watches)
+            else:
+                ids = [g for g in self._due if g in self._watches]
+            self._due.difference_update(ids)
+            await self.check([(g, self._watches[g]) for g in ids if g in self._watches])
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(0.0, last + POLL_S - loop.time()))
+        self._poller = None
+        for watch in list(self._watches.values()):  # the server stops: the streams end
+            watch.wake()
+
+    async def check(self, watched: list[tuple[str, W]]) -> None:
+        """Bring the watches of these games up to date and wake the streams of those with news."""
+        raise NotImplementedError
+
+
+class Hub(Poller[_GameWatch]):
+    """The game streams of one server process: a game that changed is read once and its events are
+    serialised once (:class:`Feed`) for all its streams."""
+
+    def __init__(self, store: Store, bots: Bots, notifier: Notifier) -> None:
+        super().__init__(notifier, _GameWatch)
+        self.store, self.bots = store, bots
+
+    async def check(self, watched: list[tuple[str, _GameWatch]]) -> None:
+        """Read the rows of the games watched and bring the feeds of those that changed up to date."""
+        at = now()
+        for gid, watch in watched:
+            if watch.deadline is not None and at >= watch.deadline:
+                watch.deadline = None  # the side to move ran out of time
+                await to_thread.run_sync(self.store.flag, gid)
+        marks = await to_thread.run_sync(self._marks, [gid for gid, _w in watched])
+        for gid, watch in watched:
+            new = marks.get(gid)
+            if new is None:
+                watch.gone = True
+            elif watch.mark is None or new[0] != watch.mark[0]:
+                game = await to_thread.run_sync(self.store.get, gid)
+                await to_thread.run_sync(self.bots.kick, game)
+                watch.feed, watch.shown = await to_thread.run_sync(next_feed, watch.feed, watch.shown, game, now())
+                watch.deadline = game.deadline()
+            elif new[1] != watch.mark[1] and new[2] and watch.feed is not None:
+                engine = _event("engine", watch.feed.ply, json.loads(new[2]))
+                watch.feed = replace(watch.feed, engine=engine, engine_seq=new[1])
+            else:
+                continue
+            watch.mark = new
+            watch.wake()
+
+    def _marks(self, ids: list[str]) -> dict[str, tuple]:
+        """What changes with every change of each game: (version, engine progress count, progress)."""
+        out: dict[str, tuple] = {}
+        with self.store.db.read() as conn:
+            for i in range(0, len(ids), self.CHUNK):
+                rows = conn.execute(select(games.c.id, games.c.version, games.c.engine_seq, games.c.engine_info)
+                                    .where(games.c.id.in_(ids[i:i + self.CHUNK])))
+                out.update((row.id, (row.version, row.engine_seq, row.engine_info)) for row in rows)
+        return out
 
 
 async def stream(hub: Hub, gid: str, since: int | None, changes: bool = False) -> AsyncIterator[str]:

@@ -55,6 +55,6 @@ def events(request: Request, gid: str, since: int = Query(0, ge=0), last_event_i
            player: bool = Query(False, description="the listener holds a seat (not counted as a spectator)")):
     request.app.state.store.get(gid)  # 404 before the stream starts
     start = resume_from(last_event_id, since) or 0
-    body = stream(_talk(request), request.app.state.notifier, gid, start, spectator=not player)
+    body = stream(request.app.state.talk_hub, gid, start, spectator=not player)
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
