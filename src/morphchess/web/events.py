@@ -3,8 +3,8 @@
 One poller a process (:class:`Hub`) reads the rows of every game its streams
 follow in one query (their version and engine progress) each :data:`POLL_S`,
 and a game's at once when this process changes it, or, on PostgreSQL, when any
-process does (a notification).  On a change it reads the game once and serialises its events
-once (:class:`Feed`), and every stream of the game sends those same strings: a
+process does (a notification).  On a change it reads the game once and
+serialises its events once (:class:`Feed`), and every stream of the game sends those same strings: a
 thousand spectators cost one reading and one serialisation a change, not a
 thousand.  Each event's id is the game's ply, so a reconnecting ``EventSource``
 (``Last-Event-ID``) gets exactly the moves it missed.  Streams end as soon as the

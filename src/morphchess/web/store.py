@@ -11,7 +11,6 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from .. import gamecourier
@@ -70,13 +69,6 @@ class Store:
             if row is None:
                 raise NotFound(f"no game {gid[:20]!r}")
             return self.load(conn, row)
-
-    def mark(self, gid: str) -> tuple | None:
-        """What changes with every change of a game: (version, engine progress count, progress), or None."""
-        with self.db.read() as conn:
-            row = conn.execute(select(games.c.version, games.c.engine_seq, games.c.engine_info)
-                               .where(games.c.id == gid)).first()
-        return None if row is None else tuple(row)
 
     # -- changing -------------------------------------------------------------------
     def change(self, gid: str, act: Callable[[Connection, Game, datetime], None]) -> Game:
