@@ -128,6 +128,11 @@ def test_moves_read_at_once_are_capped_by_the_variants_cost(tmp_path, monkeypatc
             r = c.post(path, json={"moves": line})
             assert code(r) == (422, "bad_input") and "at most 6 are read at once" in r.json()["error"]["message"]
             assert c.post(path, json={"moves": line[:6]}).status_code == 200
+        coords = "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 c2c3".split()
+        for path in ("/api/import", "/api/analysis/record"):
+            r = c.post(path, json={"text": " ".join(coords), "format": "coord"})
+            assert code(r) == (422, "bad_input") and "at most 6 are read at once" in r.json()["error"]["message"]
+            assert c.post(path, json={"text": " ".join(coords[:6]), "format": "coord"}).status_code == 200
 
 
 def test_the_engine_refuses_a_variant_over_its_table_budget(tmp_path, monkeypatch):

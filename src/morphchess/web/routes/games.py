@@ -15,6 +15,7 @@ from ...errors import InputError
 from ...records import read_record, record_format
 from .. import actions
 from ..bots import Bots
+from ..cost import check_replay
 from ..db import aware, now
 from ..errors import BadInput, NotFound
 from ..events import resume_from, stream
@@ -304,9 +305,11 @@ def read_pasted(request: Request, text: str, form: str, variant: str, definition
     store = _store(request)
     chosen = store.catalog.add(definition) if definition is not None else variant
     form = record_format(text) if form == "auto" else form
+    v = store.catalog.get(chosen)
+    if form != "pgn":  # of this variant: its words bound its moves (a Game Courier move may take two)
+        check_replay(v, words if form == "coord" else (words + 1) // 2)
     try:
-        return within(IMPORT_SECONDS, read_record, text, form, store.catalog.get(chosen),
-                      None if form == "pgn" else setup, True).board
+        return within(IMPORT_SECONDS, read_record, text, form, v, None if form == "pgn" else setup, True).board
     except InputError as e:
         raise BadInput(f"{form} record: {e}") from None
 
