@@ -60,7 +60,7 @@ class _TableBuild:
 
     def _run(self, v: Variant, budget: float) -> None:
         try:
-            within(budget, eval_tables, v, 1.0)
+            within(budget, eval_tables, v, 1.0, slots=_BUILD_SLOTS)
         except Busy:
             self.busy = True  # no bounded-work slot was free: the next search tries again
         except ApiError as e:
@@ -69,6 +69,7 @@ class _TableBuild:
             self.done.set()
 
 
+_BUILD_SLOTS = threading.BoundedSemaphore(1)  # table builds at once: apart from the other bounded work
 _builds: weakref.WeakKeyDictionary[Variant, _TableBuild] = weakref.WeakKeyDictionary()
 _builds_lock = threading.Lock()
 

@@ -233,20 +233,21 @@ class Abandoned(BaseException):
     slot (a BaseException: no ``except Exception`` of the work catches it)."""
 
 
-def within(seconds: float, work: Callable[..., T], *args) -> T:
+def within(seconds: float, work: Callable[..., T], *args, slots: threading.BoundedSemaphore = _SLOTS) -> T:
     """``work(*args)`` in a thread of its own, answered within ``seconds`` of its CPU time or refused
     (BadInput).
 
     The budget counts the thread's own CPU time, so a busy machine does not refuse honest work; the
     wait ends in any case after :data:`WALL_FACTOR` times ``seconds``, or as soon as the process has
-    grown by :data:`WORK_BYTES` of resident memory while the work runs (Linux).  At most two such calls run at
-    once; a third waits up to ``seconds`` for a slot (Busy, 503, if none frees).  Work that overruns
+    grown by :data:`WORK_BYTES` of resident memory while the work runs (Linux).  At most two such calls
+    run at once (of ``slots``, another kind of work's own); a third waits up to ``seconds`` for a slot
+    (Busy, 503, if none frees).  Work that overruns
     is stopped: :class:`Abandoned` is raised in its thread at its next Python instruction, and its
     slot is freed once the thread has ended (work inside one long C call, such as a huge integer
     power, ends that call first: the loader's own bounds keep those short).
     """
     from .errors import BadInput, Busy
-    if not _SLOTS.acquire(timeout=seconds):
+    if not slots.acquire(timeout=seconds):
         raise Busy("the server is busy compiling other definitions; try again shortly",
                    headers={"Retry-After": "5"})
     done = threading.Event()
@@ -268,23 +269,23 @@ def within(seconds: float, work: Callable[..., T], *args) -> T:
     worker.start()
     overrun = _wait(worker, done, seconds)
     if overrun is not None:
-        threading.Thread(target=_stop, args=(worker, out), daemon=True, name="morphchess-bounded-stop").start()
+        threading.Thread(target=_stop, args=(worker, out, slots), daemon=True, name="morphchess-bounded-stop").start()
         raise BadInput(f"the work {overrun} and was abandoned; simplify the definition")
     worker.join()
-    _SLOTS.release()
+    slots.release()
     if "error" in out:
         raise out["error"]
     return out["value"]
 
 
-def _stop(worker: threading.Thread, out: dict) -> None:
+def _stop(worker: threading.Thread, out: dict, slots: threading.BoundedSemaphore) -> None:
     """Raise Abandoned in the worker's thread while it works (again if a destructor or callback
     swallowed it), then free its slot once it has ended."""
     while worker.is_alive():
         if out["working"] and worker.ident is not None:
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(Abandoned))
         worker.join(0.1)
-    _SLOTS.release()
+    slots.release()
 
 
 def _wait(worker: threading.Thread, done: threading.Event, seconds: float) -> str | None:
