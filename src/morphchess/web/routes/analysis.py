@@ -2,9 +2,10 @@
 variations, and the engine's evaluation streamed as it deepens.  Stateless: it never changes a game.
 
 The engine's work is bounded: at most :data:`MAX_SECONDS` a request (and the server's
-``engine_seconds``), :data:`SEARCHES` analyses at once per process and :data:`SEARCHES_PER_CLIENT` of
-one client (more are refused with 429), run in the engine pool of the engine seats, where clients take
-turns (:class:`~morphchess.web.pool.FairPool`): one client never holds the engine from the others.
+``engine_seconds``), :data:`SEARCHES` analyses at once per process (more are refused with 429) and
+:data:`SEARCHES_PER_CLIENT` of one client (a newer one stops its oldest), run in the engine pool of
+the engine seats, where clients take turns (:class:`~morphchess.web.pool.FairPool`): one client
+never holds the engine from the others.
 
 In a game between people that is still being played nobody gets the engine's help: a request
 naming such a game is refused, and so is a request whose seat token holds a seat of such a game
@@ -163,22 +164,24 @@ class _Slots:
 
     def __init__(self, size: int, per_client: int, lifetime: float) -> None:
         self.size, self.per_client, self.lifetime = size, per_client, lifetime
-        self._taken: dict[str, tuple[str, float]] = {}  # slot -> its client, when it was taken
+        self._taken: dict[str, tuple[str, float, threading.Event]] = {}  # slot -> client, taken at, stop
         self._lock = threading.Lock()
 
-    def take(self, client: str) -> str:
-        """A slot for ``client``, or RateLimited (429) if it holds its share or every slot is taken."""
+    def take(self, client: str, stop: threading.Event) -> str:
+        """A slot for ``client``'s analysis (``stop`` ends it).  A client holding its share has its
+        oldest analysis stopped for the new one (a page asks about a new position as the old search
+        goes on); RateLimited (429) if every slot is taken by others."""
         at = time.monotonic()
         with self._lock:
-            self._taken = {k: (c, t) for k, (c, t) in self._taken.items() if at - t < self.lifetime}
-            if sum(c == client for c, _ in self._taken.values()) >= self.per_client:
-                raise RateLimited(f"at most {self.per_client} analysis at once from one client; stop the other "
-                                  "or let it end", headers={"Retry-After": "5"})
+            self._taken = {k: v for k, v in self._taken.items() if at - v[1] < self.lifetime}
+            mine = sorted((t, k) for k, (c, t, _s) in self._taken.items() if c == client)
+            for _t, key in mine[:max(0, len(mine) - self.per_client + 1)]:
+                self._taken.pop(key)[2].set()
             if len(self._taken) >= self.size:
                 raise RateLimited(f"the engine is busy with {self.size} analyses; try again in a few seconds",
                                   headers={"Retry-After": "5"})
             key = secrets.token_hex(4)
-            self._taken[key] = (client, at)
+            self._taken[key] = (client, at, stop)
             return key
 
     def give_back(self, key: str) -> None:
@@ -193,12 +196,12 @@ def _event(name: str, data: dict) -> str:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-async def _search(bots: Bots, board: Board, seconds: float, client: str, slot: str) -> AsyncIterator[str]:
+async def _search(bots: Bots, board: Board, seconds: float, client: str, slot: str,
+                  stop: threading.Event) -> AsyncIterator[str]:
     """The search's progress after each depth (``info``), then its result (``done``); it runs in the
     engine pool the engine seats use (so it may wait its turn) and ends when the server stops."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue()
-    stop = threading.Event()
 
     def progress(info) -> None:
         if bots.closing.is_set():
@@ -248,9 +251,10 @@ def evaluate(request: Request, body: EvaluateIn):
     check_engine(board.variant)
     bots: Bots = request.app.state.bots
     client = client_key(request)
-    slot = _slots.take(client)
+    stop = threading.Event()
+    slot = _slots.take(client, stop)
     seconds = min(body.seconds, bots.limits.engine_seconds)
-    return StreamingResponse(_search(bots, board, seconds, client, slot), media_type="text/event-stream",
+    return StreamingResponse(_search(bots, board, seconds, client, slot, stop), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
