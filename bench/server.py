@@ -2,12 +2,16 @@
 
     python bench/server.py --games 20 --moves 40                  # SQLite, one process
     python bench/server.py --db postgresql --workers 2            # a PostgreSQL server started here
+    python bench/server.py --db postgresql --workers 2 --games 150 --spectators 300 --analyses 2
 
-Each game is an invite game played by one thread (both seats, moves sent with their ply).  Prints
-moves per second, p50/p99 latency of a move, errors (non-2xx answers) and lost moves (acknowledged
-moves missing from the stored game afterwards); the last two must be 0.  Before the clock starts,
-each variant is played a few times, since a server process builds a variant's tables on first use
-(about half a second).
+Each game is an invite game played by one thread (both seats, moves sent with their ply; a player
+writes in the talk every tenth move).  ``--spectators`` event streams (raw sockets) follow the games
+in turn and ``--analyses`` threads ask the engine for 1-second evaluations again and again (one
+client: the server runs one at a time of it).  Prints moves per second, p50/p99 latency of a move
+and of a spectator's GET of a game, the peak resident memory of the server's processes, answers
+5xx and other refusals, and lost moves (acknowledged moves missing from the stored game
+afterwards); 5xx and lost moves must be 0.  Before the clock starts, each variant is played a few
+times, since a server process builds a variant's tables on first use (about half a second).
 """
 
 from __future__ import annotations
@@ -48,7 +52,78 @@ def play_game(server: Server, seed: int, moves: int, out: dict) -> None:
             break
         state = answer
         played.append(move)
+        if len(played) % 10 == 0:
+            status, _ = server.call("POST", f"/api/games/{g['id']}/talk", {"text": f"move {len(played)}"},
+                                    tokens[len(played) % 2])
+            if status != 200:
+                out["errors"].append(status)
     out["games"][g["id"]] = played
+
+
+def watch(server: Server, out: dict, stop: threading.Event) -> None:
+    """A spectator: follow the stream of a game being played (the next one in turn) and GET it now
+    and then, until ``stop``."""
+    import http.client
+    while not stop.is_set():
+        games = list(out["games"]) or [None]
+        gid = games[len(out["watched"]) % len(games)]
+        out["watched"].append(gid)
+        if gid is None:
+            time.sleep(0.2)
+            continue
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        try:
+            conn.request("GET", f"/api/games/{gid}/events")
+            response = conn.getresponse()
+            if response.status >= 500:
+                out["errors"].append(response.status)
+            end = time.monotonic() + 5
+            while time.monotonic() < end and not stop.is_set() and response.fp.readline():
+                pass
+        except OSError:
+            out["dropped"].append(gid)
+        finally:
+            conn.close()
+        start = time.perf_counter()
+        try:
+            status, _ = server.call("GET", f"/api/games/{gid}")
+        except OSError:
+            out["dropped"].append(gid)
+            continue
+        out["reads"].append(time.perf_counter() - start)
+        if status != 200:
+            out["errors"].append(status)
+
+
+def analyse(server: Server, out: dict, stop: threading.Event) -> None:
+    """Ask for 1-second evaluations of the start position again and again, until ``stop``."""
+    import http.client
+    while not stop.is_set():
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        try:
+            conn.request("POST", "/api/analysis/evaluate", '{"seconds": 1}', {"Content-Type": "application/json"})
+            response = conn.getresponse()
+            text = response.read()
+        finally:
+            conn.close()
+        done = response.status == 200 and b"event: done" in text
+        out["analyses" if done else "errors"].append(response.status)
+        if not done:
+            time.sleep(0.5)
+
+
+def peak_memory(pid: int, out: dict, stop: threading.Event) -> None:
+    """The largest sum of resident memory of the server and its worker processes, sampled twice a second."""
+    while not stop.wait(0.5):
+        pids = [pid] + [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        total = 0
+        for one in pids:
+            try:
+                status = Path(f"/proc/{one}/status").read_text()
+            except OSError:
+                continue
+            total += next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
+        out["peak_mb"] = max(out.get("peak_mb", 0), total / 1024)
 
 
 def warm_up(server: Server, variants: list[str], rounds: int) -> None:
@@ -74,6 +149,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40, help="moves per game at most (default 40)")
     parser.add_argument("--db", default="sqlite", help="sqlite, postgresql (a server started here) or a URL")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes (default 1)")
+    parser.add_argument("--spectators", type=int, default=0, help="event streams following the games")
+    parser.add_argument("--analyses", type=int, default=0, help="threads asking for evaluations")
     args = parser.parse_args()
     stop_pg = None
     if args.db == "sqlite":
@@ -83,10 +160,18 @@ def main() -> None:
     else:
         url = args.db
     server = Server(url, workers=args.workers).start()
-    out: dict = {"latency": [], "errors": [], "games": {},
+    out: dict = {"latency": [], "errors": [], "games": {}, "watched": [], "reads": [], "analyses": [], "dropped": [],
                  "variants": ["chess", "crossroads", "morphomania", "polymorph", "snappy-chess", "morphing-chess"]}
+    stop = threading.Event()
     try:
         warm_up(server, out["variants"], 3 * args.workers)
+        others = [threading.Thread(target=peak_memory, args=(server.proc.pid, out, stop), daemon=True)]
+        others += [threading.Thread(target=watch, args=(server, out, stop), daemon=True)
+                   for _ in range(args.spectators)]
+        others += [threading.Thread(target=analyse, args=(server, out, stop), daemon=True)
+                   for _ in range(args.analyses)]
+        for t in others:
+            t.start()
         threads = [threading.Thread(target=play_game, args=(server, i, args.moves, out)) for i in range(args.games)]
         start = time.perf_counter()
         for t in threads:
@@ -94,16 +179,27 @@ def main() -> None:
         for t in threads:
             t.join()
         seconds = time.perf_counter() - start
+        stop.set()
         lost = lost_moves(server, out["games"])
     finally:
         server.stop()
         if stop_pg:
             stop_pg()
     lat = sorted(out["latency"])
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
-    print(f"{args.db}, {args.workers} worker(s), {args.games} games: {len(lat)} moves in {seconds:.1f} s = "
-          f"{len(lat) / seconds:.0f} moves/s; latency p50 {statistics.median(lat) * 1000:.0f} ms, "
-          f"p99 {p99 * 1000:.0f} ms; errors {len(out['errors'])}; lost moves {lost}")
+    reads = sorted(out["reads"]) or [float("nan")]
+    errors = out["errors"]
+    print(f"{args.db}, {args.workers} worker(s), {args.games} games ({2 * args.games} players), "
+          f"{args.spectators} spectators, {args.analyses} analysts: {len(lat)} moves in {seconds:.1f} s = "
+          f"{len(lat) / seconds:.0f} moves/s; move p50 {statistics.median(lat) * 1000:.0f} ms, "
+          f"p99 {percentile(lat, 0.99) * 1000:.0f} ms; spectator GET p50 {statistics.median(reads) * 1000:.0f} ms, "
+          f"p99 {percentile(reads, 0.99) * 1000:.0f} ms; evaluations {len(out['analyses'])}; peak memory "
+          f"{out.get('peak_mb', 0):.0f} MB; 5xx {sum(e >= 500 for e in errors)}, refused "
+          f"{sorted({e for e in errors if e < 500})} x{sum(e < 500 for e in errors)}; spectators' connections "
+          f"dropped {len(out['dropped'])}; lost moves {lost}")
+
+
+def percentile(values: list[float], q: float) -> float:
+    return values[min(len(values) - 1, int(len(values) * q))]
 
 
 if __name__ == "__main__":

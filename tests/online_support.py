@@ -79,7 +79,8 @@ class Server:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> Server:
-        rates = ("GAMES_PER_MINUTE", "PASTES_PER_MINUTE", "IMPORTS_PER_MINUTE", "TALK_PER_MINUTE", "CHECKS_PER_MINUTE")
+        rates = ("GAMES_PER_MINUTE", "PASTES_PER_MINUTE", "IMPORTS_PER_MINUTE", "TALK_PER_MINUTE", "CHECKS_PER_MINUTE",
+                 "OFFERS_PER_MINUTE", "SEEKS_PER_MINUTE")
         env = {**os.environ, "MORPHCHESS_DB": self.db_url, "MORPHCHESS_ACCESS_LOG": "0",
                **{f"MORPHCHESS_{name}": str(self.games_per_minute) for name in rates}}
         self.proc = subprocess.Popen(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import pytest
 
@@ -101,13 +102,14 @@ def test_no_engine_help_in_a_game_between_people_being_played(client):
         assert r.status_code == 200 and events(r)[-1][0] == "done"  # over: analyse away
 
 
-def test_at_most_two_searches_at_once(client):
-    slow = {"seconds": 3}
-    with client.stream("POST", "/api/analysis/evaluate", json=slow) as a, \
-            client.stream("POST", "/api/analysis/evaluate", json=slow) as b:
-        assert a.status_code == b.status_code == 200
-        busy = client.post("/api/analysis/evaluate", json=slow)
-        assert busy.status_code == 429 and busy.headers["Retry-After"] == "5"
-        events(a), events(b)
-    with client.stream("POST", "/api/analysis/evaluate", json={"seconds": 0.2}) as r:
-        assert events(r)[-1][0] == "done"  # the slots are free again
+def test_a_clients_new_search_stops_its_older_one(client):
+    """A page asks about a new position as the old search goes on: the new one runs, the old one ends
+    with its best so far (one search a client at a time)."""
+    with client.stream("POST", "/api/analysis/evaluate", json={"seconds": 5}) as old:
+        assert old.status_code == 200
+        start = time.monotonic()
+        with client.stream("POST", "/api/analysis/evaluate", json={"seconds": 0.2}) as new:
+            assert new.status_code == 200
+            name, done = events(old)[-1]
+            assert name == "done" and done["stopped"] and time.monotonic() - start < 4
+            assert events(new)[-1][0] == "done"

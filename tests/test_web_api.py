@@ -378,7 +378,7 @@ def test_compiled_definitions_are_a_bounded_cache(sqlite_client):
     for i in range(cat.cached + 4):
         key = cat.add(f"files={5 + i % 4} ranks=5 promoZone=0\nking:K:K:king:c1\n# {i}")
         cat.get(key)
-    assert len(cat._cache) == cat.cached
+    assert len(cat.kept()) == cat.cached
 
 
 @pytest.mark.slow

@@ -183,10 +183,10 @@ def test_pasted_definitions_kept_in_memory_are_bounded(tmp_path):
         keys = [c.post("/api/variants", json={"definition": f"files=6 ranks=6\nking:K:K:king:c1\n# {i}"})
                 .json()["key"] for i in range(6)]
         catalog = c.app.state.catalog
-        assert list(catalog._cache) == keys[-3:]
+        assert catalog.kept() == keys[-3:]
         r = c.post("/api/games", json={"variant": keys[0], "black": "human"})  # compiled again from the database
         assert r.status_code == 200, r.text
-        assert list(catalog._cache) == [*keys[-2:], keys[0]]
+        assert catalog.kept() == [*keys[-2:], keys[0]]
 
 
 # -- finished games stay finished ------------------------------------------------------------------

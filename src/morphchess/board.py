@@ -307,6 +307,11 @@ class Board:
         self._caches.append(self._cache)
         self._cache = None
 
+    def forget_earlier(self) -> None:
+        """Drop the legal moves kept for the positions before this one (a take back generates them
+        again when they are asked for): a board kept for long holds one position's legal moves."""
+        self._caches = [None] * len(self._caches)
+
     def pop(self) -> Move:
         """Take back the last move and return it."""
         if not self.move_stack:

@@ -22,10 +22,11 @@ from .. import library
 from . import apidocs, errors
 from .access import AccessLog, log_to_stderr
 from .bots import Bots, search_limits
+from .caches import MB
 from .catalog import Catalog, describe
 from .db import Database, default_url
 from .errors import Unavailable
-from .events import Notifier, ended_on_signals
+from .events import Hub, Notifier, ended_on_signals
 from .headers import SecurityHeaders
 from .labs import Labs
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
@@ -42,6 +43,7 @@ from .routes.rematch import router as rematch_router
 from .routes.talk import router as talk_router
 from .shutdown import exit_after
 from .store import Store
+from .talk import Talk, TalkHub
 from .views import variant_view
 
 __all__ = ["create_app", "app_from_env"]
@@ -64,8 +66,8 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     limits = Limits.every_rate(limits) if isinstance(limits, int) else limits or Limits()
     sys.setswitchinterval(SWITCH_S)
     db = Database(db_url or default_url())
-    catalog = Catalog(db, limits.definitions_cached)
-    store = Store(db, catalog)
+    catalog = Catalog(db, limits.definitions_cached, limits.definitions_mb * MB)
+    store = Store(db, catalog, limits.boards_mb * MB)
     notifier = Notifier()
     store.listeners.append(notifier.changed)
     db.listen(notifier.changed)  # changes made by other processes (PostgreSQL)
@@ -75,6 +77,8 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     def stopping() -> None:  # SIGTERM or SIGINT: end the streams now, and the process soon whatever runs
         notifier.close()
         exit_after()
+    hub = Hub(store, bots, notifier)
+    talk_hub = TalkHub(Talk(store), notifier)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -90,6 +94,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app = FastAPI(title="morphchess", description=__doc__, version="0.1.0", docs_url=None, redoc_url=None,
                   lifespan=lifespan)
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
+    app.state.hub, app.state.talk_hub = hub, talk_hub
     app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
     errors.install(app)
     app.add_middleware(errors.BodyLimit)

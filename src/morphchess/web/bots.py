@@ -5,10 +5,11 @@ renewed while the search waits or runs).  The answer is played only if the row
 still names the same job, so a take back, a new move or a change of players
 while it thinks drops it, and a job whose process died is claimed again when its
 lease runs out.  *Stop* is a flag in the row, so it reaches the search in any
-process.  At most ``engine_games`` searches run at once in a process (the others
-wait their turn) and none runs longer than ``engine_seconds``, whatever the level
-and the board; one watcher thread renews the leases and publishes the progress
-of them all.
+process.  At most ``engine_games`` searches run at once in a process; the others
+wait their turn in :class:`~morphchess.web.pool.FairPool` by the client that created
+the game, so one client's many engine games never keep another's behind them.  None
+runs longer than ``engine_seconds``, whatever the level and the board; one watcher
+thread renews the leases and publishes the progress of them all.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import logging
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -28,19 +29,71 @@ from sqlalchemy import select
 
 from .. import engine
 from ..board import Board
+from ..engine.evaluate import eval_tables
+from ..engine.tt import TranspositionTable
 from ..notation import MoveError
-from ..variant import WHITE
+from ..variant import WHITE, Variant
+from .cost import engine_refusal
 from .db import games, now
-from .errors import ApiError, Conflict, Unavailable
+from .errors import ApiError, BadInput, Busy, Conflict, Unavailable
 from .game import Game, Status
-from .limits import Limits
+from .limits import Limits, within
+from .pool import FairPool
 from .store import Store
 
-__all__ = ["Bots", "info_view", "search_limits"]
+__all__ = ["Bots", "info_view", "search_limits", "engine_ready", "search_table"]
 
 LEASE = timedelta(seconds=5)
 WATCH_S = 0.25  # how often a running search looks at its row (stop flag, progress, lease)
+TT_SLOTS = 1 << 17  # a search's own transposition table (about 15 MB full), dropped when it ends
 _log = logging.getLogger("morphchess.web")
+
+
+class _TableBuild:
+    """The build of one variant's evaluation tables, in a bounded work of its own thread."""
+
+    def __init__(self, v: Variant, budget: float) -> None:
+        self.done = threading.Event()
+        self.error: str | None = None
+        self.busy = False
+        threading.Thread(target=self._run, args=(v, budget), daemon=True, name="morphchess-engine-tables").start()
+
+    def _run(self, v: Variant, budget: float) -> None:
+        try:
+            within(budget, eval_tables, v, 1.0, slots=_BUILD_SLOTS)
+        except Busy:
+            self.busy = True  # no bounded-work slot was free: the next search tries again
+        except ApiError as e:
+            self.error = str(e)
+        finally:
+            self.done.set()
+
+
+_BUILD_SLOTS = threading.BoundedSemaphore(1)  # table builds at once: apart from the other bounded work
+_builds: weakref.WeakKeyDictionary[Variant, _TableBuild] = weakref.WeakKeyDictionary()
+_builds_lock = threading.Lock()
+
+
+def engine_ready(v: Variant, wait: float, budget: float) -> bool:
+    """Are the engine's evaluation tables of ``v`` ready?  The first search on a variant starts their
+    build (at most ``budget`` seconds of CPU, then abandoned: BadInput for every later search) and
+    waits for it at most ``wait`` seconds, so a search never runs far past its own time; the build
+    goes on for the next one."""
+    with _builds_lock:
+        build = _builds.get(v)
+        if build is None or (build.busy and build.done.is_set()):
+            build = _builds[v] = _TableBuild(v, budget)
+    if not build.done.wait(wait):
+        return False
+    if build.error is not None:
+        raise BadInput(f"the engine's tables of this variant: {build.error}")
+    return not build.busy
+
+
+def search_table() -> TranspositionTable:
+    """A transposition table for one search, dropped when it ends: a variant kept in memory holds none
+    (the engine's own default, one a variant, would keep tens of megabytes with each)."""
+    return TranspositionTable(TT_SLOTS)
 
 
 def info_view(board: Board, result) -> dict:
@@ -91,7 +144,7 @@ class Bots:
         self.store = store
         self.db = store.db
         self.limits = limits or Limits()
-        self.pool = ThreadPoolExecutor(self.limits.engine_games, thread_name_prefix="morphchess-engine")
+        self.pool = FairPool(self.limits.engine_games)
         self.jobs: dict[str, _Job] = {}
         self._lock = threading.Lock()
         self._watcher: threading.Thread | None = None
@@ -107,6 +160,8 @@ class Bots:
             return None  # it failed here; a change of the game lets it try again
         try:
             return self.start(game.id, force=False)
+        except BadInput:  # the engine does not play this variant: the row now says why
+            return self.store.get(game.id)
         except ApiError:
             return None
 
@@ -126,19 +181,27 @@ class Bots:
                 raise Conflict("the engine is already thinking")
             if not force and not game.engine_due():
                 raise Conflict("no engine seat is to move")
+            refused = engine_refusal(game.variant)
+            if refused is not None:  # told on the page, and not tried again in this position
+                self.store.update(conn, game, at, engine_job="error", engine_fen=game.board.fen(),
+                                  engine_lease=None, engine_info=json.dumps({"error": refused}))
+                claimed["refused"] = refused
+                return
             self.store.update(conn, game, at, engine_job=job_id, engine_fen=game.board.fen(),
                               engine_lease=at + LEASE, engine_stop=False, engine_info=None,
                               level=level or game.row["level"])
             claimed["board"] = game.board.copy()
 
         game = self.store.change(gid, act)
+        if "refused" in claimed:
+            raise BadInput(claimed["refused"])
         job = _Job(gid, claimed["board"], game.row["level"])
         with self._lock:
             self.jobs[job_id] = job
             if self._watcher is None:
                 self._watcher = threading.Thread(target=self._watch, daemon=True, name="morphchess-engine-watch")
                 self._watcher.start()
-        self.pool.submit(self._run, job_id, job)
+        self.pool.submit(game.row["creator"], lambda: self._run(job_id, job))
         return game
 
     def _run(self, job_id: str, job: _Job) -> None:
@@ -149,9 +212,13 @@ class Bots:
         if job.stop.is_set():  # asked to play at once while it waited: the quickest answer
             limits = {"depth": 1}
         try:
-            result = engine.search(board.position.copy(), stop=job.stop, **limits,
+            if not engine_ready(board.variant, self.limits.engine_seconds + 1, self.limits.engine_seconds):
+                raise BadInput("the engine's tables of this variant could not be built in time")
+            result = engine.search(board.position.copy(), stop=job.stop, **limits, tt=search_table(),
                                    on_info=lambda info: setattr(job, "info", info_view(board, info)))
             outcome = {"result": result, "stopped": job.stop.is_set()}
+        except ApiError as e:  # the variant's tables: over their budget
+            outcome = {"error": str(e)}
         except Exception as e:  # noqa: BLE001 - shown on the page instead of lost in a thread
             _log.exception("engine failed in game %s", job.gid)
             outcome = {"error": f"the engine failed: {str(e)[:200]}"}
@@ -253,4 +320,4 @@ class Bots:
         with self._lock:
             for job in self.jobs.values():
                 job.stop.set()
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool.shutdown()

@@ -1,9 +1,11 @@
 """The variants a server plays: built-in ones by name, pasted definitions stored once by hash.
 
-Compiled variants are kept in a bounded cache (a pasted definition costs
-megabytes once compiled); the definition text itself lives in the database.
-A definition is compiled within a budget (:func:`~morphchess.web.limits.within`)
-before it is stored, and one refused is remembered and refused again at once.
+Compiled variants are kept in a cache bounded in entries and in bytes (a pasted
+definition's move tables cost up to hundreds of megabytes once the engine has
+walked them: its :mod:`~morphchess.web.cost` says how many); the definition text
+itself lives in the database.  A definition is compiled, and its cost estimated,
+within a budget (:func:`~morphchess.web.limits.within`) before it is stored, and
+one refused is remembered and refused again at once.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from sqlalchemy import select
 from ..loader import load
 from ..variant import Variant
 from ..variants import builtin, names
+from .caches import MB, ByteLRU
+from .cost import cost_of
 from .db import Database, definitions, now
 from .errors import BadInput, NotFound
 from .limits import COMPILE_SECONDS, MAX_DEFINITION, MAX_SIDE, within
@@ -66,21 +70,20 @@ def _piece_title(v: Variant) -> str:
 class Catalog:
     """Variants by key: built-in names, and ``def-...`` keys of definitions in the database."""
 
-    def __init__(self, db: Database, cached: int = 16) -> None:
+    def __init__(self, db: Database, cached: int = 16, max_bytes: int = 256 * MB) -> None:
         self.db = db
-        self.cached = cached  # compiled pasted definitions kept in memory
+        self.cached = cached  # compiled pasted definitions kept in memory, at most
         self._builtin = {n: builtin(n) for n in names()}
-        self._cache: OrderedDict[str, Variant] = OrderedDict()
+        self._cache: ByteLRU[str, Variant] = ByteLRU(max_bytes, cached)  # compiled pasted definitions
         self._refused: OrderedDict[str, str] = OrderedDict()  # SHA-256 of a text -> why it was refused
         self._lock = threading.Lock()
 
     def get(self, key: str) -> Variant:
         if key in self._builtin:
             return self._builtin[key]
-        with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
+        known = self._cache.get(key)
+        if known is not None:
+            return known
         with self.db.read() as conn:
             row = conn.execute(select(definitions.c.text, definitions.c.title)
                                .where(definitions.c.key == key)).first()
@@ -89,12 +92,12 @@ class Catalog:
         return self._remember(key, self.compile(row.text, row.title))
 
     def _remember(self, key: str, v: Variant) -> Variant:
-        with self._lock:
-            self._cache[key] = v
-            self._cache.move_to_end(key)
-            while len(self._cache) > self.cached:
-                self._cache.popitem(last=False)
+        self._cache.put(key, v, cost_of(v).table_bytes)
         return v
+
+    def kept(self) -> list[str]:
+        """The keys of the compiled definitions kept, least recently used first."""
+        return self._cache.keys()
 
     def compile(self, text: str, title: str | None) -> Variant:
         """Compile definition text within the budget; BadInput (and remembered) if it cannot be."""
@@ -176,4 +179,5 @@ def _compile(text: str, title: str | None) -> Variant:
     long = next((name for name in v.setups if len(name) > MAX_SETUP_NAME), None)
     if long is not None:
         raise BadInput(f"definition: setup name {long[:40]!r}...: over {MAX_SETUP_NAME} characters")
+    cost_of(v)  # estimated within the budget: a definition too slow to estimate is refused
     return v

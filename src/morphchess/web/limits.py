@@ -3,9 +3,11 @@
 A :class:`Limits` holds the limits one can set (each an option of ``morphchess
 serve`` and an environment variable of :func:`~morphchess.web.app.app_from_env`);
 the module constants are the budgets that hold whatever the options.  Rate
-limits count each client's writes in the database (table ``hits``), so they hold
-across the workers of one server; a client is its address, taken from
-``X-Forwarded-For`` only when the connection comes from a trusted proxy.
+limits count each client's writes in the database (table ``hits``), atomically (a
+PostgreSQL advisory lock per count), so they hold across the workers of one
+server; a client is its address, taken from ``X-Forwarded-For`` only when the
+connection comes from a trusted proxy.  Writes to a game are counted twice: for
+the client, and for their author in that game (the seat token, or the address).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ if TYPE_CHECKING:  # the command line reads the Limits without loading the web s
 
     from .db import Database
 
-__all__ = ["Limits", "LimitError", "RateLimiter", "check", "client_key", "client_address", "within",
+__all__ = ["Limits", "LimitError", "RateLimiter", "check", "client_key", "author_key", "client_address", "within",
            "record_words", "MAX_PLIES", "MAX_DEFINITION", "MAX_SIDE", "MAX_RECORD", "COMPILE_SECONDS",
            "IMPORT_SECONDS", "GENERATION_SECONDS"]
 
@@ -60,11 +62,17 @@ class Limits:
     pastes_per_minute: int = _option(20, "definitions one client may paste a minute")
     imports_per_minute: int = _option(20, "records one client may import a minute")
     labs_per_hour: int = _option(6, "labs one client may start an hour")
-    talk_per_minute: int = _option(30, "chat messages one client may send a minute")
+    talk_per_minute: int = _option(30, "chat messages one client (and one author in a game) may send a minute")
+    offers_per_minute: int = _option(20, "draw and takeback offers and answers, names and talk settings one "
+                                         "client (and one seat of a game) may send a minute")
+    seeks_per_minute: int = _option(10, "open seeks one client may post in the lobby a minute")
     checks_per_minute: int = _option(60, "definitions the live editor may check for one client a minute")
     engine_games: int = _option(2, "engine searches running at once in a server process (the rest wait)")
     engine_seconds: float = _option(10.0, "longest engine search, whatever the level and board", 0.1)
     definitions_cached: int = _option(16, "compiled pasted definitions kept in memory (least recently used)")
+    definitions_mb: int = _option(256, "megabytes of compiled pasted definitions kept in memory (their "
+                                       "estimated move tables; least recently used)")
+    boards_mb: int = _option(256, "megabytes of game boards kept in memory (least recently used)")
     trusted_proxies: tuple[str, ...] = field(default=(), metadata={
         "help": "address or network of a reverse proxy whose X-Forwarded-For is believed"})
 
@@ -81,7 +89,7 @@ class Limits:
         """Limits whose every rate is ``per_minute`` (tests; a large number switches them off)."""
         return cls(games_per_minute=per_minute, pastes_per_minute=per_minute, imports_per_minute=per_minute,
                    labs_per_hour=per_minute * 60, talk_per_minute=per_minute,
-                   checks_per_minute=per_minute)
+                   checks_per_minute=per_minute, offers_per_minute=per_minute, seeks_per_minute=per_minute)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
@@ -103,7 +111,7 @@ class Limits:
         """How many ``action`` writes a client may make, and in what window."""
         if action == "lab":
             return self.labs_per_hour, timedelta(hours=1)
-        return getattr(self, f"{action}s_per_minute" if action != "talk" else "talk_per_minute"), \
+        return getattr(self, "talk_per_minute" if action == "talk" else f"{action}s_per_minute"), \
             timedelta(minutes=1)
 
     def trusts(self, host: str) -> bool:
@@ -133,22 +141,19 @@ def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
 
 def client_address(request: Request, limits: Limits) -> str:
     """The client's address: the peer's, or, when the peer is a trusted proxy, the nearest address in
-    ``X-Forwarded-For`` that is not itself a trusted proxy."""
+    ``X-Forwarded-For`` that is not itself a trusted proxy.  Several ``X-Forwarded-For`` lines are one
+    list in their order (a proxy may add a line of its own after the client's), so the address a
+    trusted proxy appended is the one taken, whatever the client wrote before it."""
     host = request.client.host if request.client else "?"
     if not limits.trusts(host):
         return host
-    chain = [h.strip() for h in request.headers.get("x-forwarded-for", "").split(",") if h.strip()]
+    lines = request.headers.getlist("x-forwarded-for")
+    chain = [h.strip() for line in lines for h in line.split(",") if h.strip()]
     for hop in reversed(chain):
         if not limits.trusts(hop):
             return hop
         host = hop
     return host
-
-
-def client_key(request: Request) -> str:
-    """A short hash of the client's address: writes are counted per client (rate limits)."""
-    host = client_address(request, request.app.state.limits)
-    return hashlib.sha256(host.encode()).hexdigest()[:16]
 
 
 def record_words(text: str) -> int:
@@ -157,9 +162,27 @@ def record_words(text: str) -> int:
     return len(_NOT_MOVES.sub(" ", text).split())
 
 
-def check(request: Request, action: str) -> None:
-    """Count one ``action`` (game, paste, import, lab, talk) of the request's client, or refuse it (429)."""
-    request.app.state.limiter.check(client_key(request), action)
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def client_key(request: Request) -> str:
+    """A short hash of the client's address: writes are counted per client (rate limits)."""
+    return _digest(client_address(request, request.app.state.limits))
+
+
+def author_key(request: Request, gid: str) -> str:
+    """A short hash of who writes in game ``gid``: the seat token the request carries, else its
+    client (so a seat is counted as one author from any address, and no author's count is another's)."""
+    from .seats import token_of
+    return _digest(f"{gid}\n{token_of(request) or client_address(request, request.app.state.limits)}")
+
+
+def check(request: Request, action: str, gid: str | None = None) -> None:
+    """Count one ``action`` (game, paste, import, lab, talk, offer, seek, check) of the request's client,
+    and with ``gid`` of its author in that game, or refuse it (429) if either is one too many."""
+    keys = [client_key(request)] + ([author_key(request, gid)] if gid is not None else [])
+    request.app.state.limiter.check(keys, action)
 
 
 class RateLimiter:
@@ -171,29 +194,39 @@ class RateLimiter:
         self.db, self.limits = db, limits
         self._checks = 0
 
-    def check(self, client: str, action: str) -> None:
-        """Count one ``action`` of ``client`` now, or raise RateLimited (429) if it is one too many."""
-        from sqlalchemy import delete, func, select
+    def check(self, keys: list[str], action: str) -> None:
+        """Count one ``action`` of each of ``keys`` (clients, authors) now, or raise RateLimited (429) if
+        it is one too many for any of them (and count nothing).  The count and the insert are one
+        transaction holding a lock per key (PostgreSQL: an advisory lock; SQLite: the file's write
+        lock), so racing requests of any worker never pass the limit together."""
+        from sqlalchemy import delete, func, select, text
 
         from .db import hits, now
         from .errors import RateLimited
         allowed, window = self.limits.rate(action)
         at = now()
         with self.db.write() as conn:
-            mine = (hits.c.client == client) & (hits.c.action == action)
-            conn.execute(delete(hits).where(mine, hits.c.at <= at - window))
+            for key in sorted(keys):  # one order: two requests never wait for each other's locks
+                if not self.db.sqlite:
+                    conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
+                                 {"k": f"hits\n{key}\n{action}"})
             self._checks += 1
             if self._checks % self.SWEEP_EVERY == 0:  # clients that never came back
                 conn.execute(delete(hits).where(hits.c.at <= at - timedelta(hours=1)))
-            recent = conn.execute(select(func.count()).select_from(hits).where(mine)).scalar_one()
-            if recent >= allowed:
-                seconds = int(window.total_seconds())
-                raise RateLimited(f"at most {allowed} {action}s a{'n hour' if seconds == 3600 else ' minute'} "
-                                  "from one client; try again shortly", headers={"Retry-After": str(seconds)})
-            conn.execute(hits.insert().values(client=client, action=action, at=at))
+            for key in keys:
+                mine = (hits.c.client == key) & (hits.c.action == action)
+                conn.execute(delete(hits).where(mine, hits.c.at <= at - window))
+                recent = conn.execute(select(func.count()).select_from(hits).where(mine)).scalar_one()
+                if recent >= allowed:
+                    seconds = int(window.total_seconds())
+                    raise RateLimited(f"at most {allowed} {action}s a{'n hour' if seconds == 3600 else ' minute'} "
+                                      "from one client or seat; try again shortly",
+                                      headers={"Retry-After": str(seconds)})
+            conn.execute(hits.insert(), [{"client": key, "action": action, "at": at} for key in keys])
 
 
 WALL_FACTOR = 4  # a bounded work is abandoned after this many times its budget of wall time, busy or not
+WORK_BYTES = 512 << 20  # a bounded work is abandoned when the process grows by this much while it runs
 _SLOTS = threading.BoundedSemaphore(2)  # bounded work (compilations) running at once in a process
 
 
@@ -202,19 +235,21 @@ class Abandoned(BaseException):
     slot (a BaseException: no ``except Exception`` of the work catches it)."""
 
 
-def within(seconds: float, work: Callable[..., T], *args) -> T:
+def within(seconds: float, work: Callable[..., T], *args, slots: threading.BoundedSemaphore = _SLOTS) -> T:
     """``work(*args)`` in a thread of its own, answered within ``seconds`` of its CPU time or refused
     (BadInput).
 
     The budget counts the thread's own CPU time, so a busy machine does not refuse honest work; the
-    wait ends in any case after :data:`WALL_FACTOR` times ``seconds``.  At most two such calls run at
-    once; a third waits up to ``seconds`` for a slot (Busy, 503, if none frees).  Work that overruns
+    wait ends in any case after :data:`WALL_FACTOR` times ``seconds``, or as soon as the process has
+    grown by :data:`WORK_BYTES` of resident memory while the work runs (Linux).  At most two such calls
+    run at once (of ``slots``, another kind of work's own); a third waits up to ``seconds`` for a slot
+    (Busy, 503, if none frees).  Work that overruns
     is stopped: :class:`Abandoned` is raised in its thread at its next Python instruction, and its
     slot is freed once the thread has ended (work inside one long C call, such as a huge integer
     power, ends that call first: the loader's own bounds keep those short).
     """
     from .errors import BadInput, Busy
-    if not _SLOTS.acquire(timeout=seconds):
+    if not slots.acquire(timeout=seconds):
         raise Busy("the server is busy compiling other definitions; try again shortly",
                    headers={"Retry-After": "5"})
     done = threading.Event()
@@ -234,30 +269,32 @@ def within(seconds: float, work: Callable[..., T], *args) -> T:
 
     worker = threading.Thread(target=run, daemon=True, name="morphchess-bounded")
     worker.start()
-    if not _wait(worker, done, seconds):
-        threading.Thread(target=_stop, args=(worker, out), daemon=True, name="morphchess-bounded-stop").start()
-        raise BadInput(f"the work took over {seconds:g} s and was abandoned; simplify the definition")
+    overrun = _wait(worker, done, seconds)
+    if overrun is not None:
+        threading.Thread(target=_stop, args=(worker, out, slots), daemon=True, name="morphchess-bounded-stop").start()
+        raise BadInput(f"the work {overrun} and was abandoned; simplify the definition")
     worker.join()
-    _SLOTS.release()
+    slots.release()
     if "error" in out:
         raise out["error"]
     return out["value"]
 
 
-def _stop(worker: threading.Thread, out: dict) -> None:
+def _stop(worker: threading.Thread, out: dict, slots: threading.BoundedSemaphore) -> None:
     """Raise Abandoned in the worker's thread while it works (again if a destructor or callback
     swallowed it), then free its slot once it has ended."""
     while worker.is_alive():
         if out["working"] and worker.ident is not None:
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(Abandoned))
         worker.join(0.1)
-    _SLOTS.release()
+    slots.release()
 
 
-def _wait(worker: threading.Thread, done: threading.Event, seconds: float) -> bool:
+def _wait(worker: threading.Thread, done: threading.Event, seconds: float) -> str | None:
     """Wait for ``done`` while the worker has used at most ``seconds`` of CPU (and the wall clock at
-    most WALL_FACTOR times that); False if it ran out first."""
-    start = time.monotonic()
+    most WALL_FACTOR times that) and the process has grown by at most WORK_BYTES; None when it is
+    done, else what it overran."""
+    start, base = time.monotonic(), _resident()
     try:
         clock: int | None = time.pthread_getcpuclockid(worker.ident or 0)
     except (AttributeError, OSError):  # no per-thread clock here, or the thread is over: wall time
@@ -267,7 +304,19 @@ def _wait(worker: threading.Thread, done: threading.Event, seconds: float) -> bo
         try:
             used = wall if clock is None else time.clock_gettime(clock)
         except OSError:  # the thread ended between two looks
-            return True
+            return None
+        now = _resident()
         if used > seconds or wall > WALL_FACTOR * seconds:
-            return done.is_set()
-    return True
+            return None if done.is_set() else f"took over {seconds:g} s"
+        if base is not None and now is not None and now - base > WORK_BYTES:
+            return None if done.is_set() else f"took over {WORK_BYTES >> 20} MB of memory"
+    return None
+
+
+def _resident() -> int | None:
+    """The process's resident memory in bytes (Linux's /proc), else None."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None

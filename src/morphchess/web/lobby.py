@@ -1,10 +1,19 @@
-"""The lobby page: open seeks to accept, games to watch, finished games with their records (plain HTML)."""
+"""The lobby: open seeks to accept, games to watch, finished games with their records (plain HTML), and
+which open seeks it lists: the newest, at most :data:`SEEKS_PER_CLIENT` of one client, so that no
+client's seeks push everyone else's out of the list."""
 
 from __future__ import annotations
 
 from html import escape
 
-__all__ = ["lobby_page"]
+from sqlalchemy import func, select
+
+from .db import Database, games
+from .game import Status
+
+__all__ = ["lobby_page", "open_seeks", "SEEKS_PER_CLIENT"]
+
+SEEKS_PER_CLIENT = 3  # open seeks of one client the lobby lists (its newest)
 
 _HEADINGS = {"open": "Open seeks", "playing": "Games being played", "finished": "Finished games"}
 
@@ -51,3 +60,13 @@ def lobby_page(lists: dict[str, list[dict]]) -> str:
 <nav aria-label="site"><a href="/">New game</a> <a href="/docs" target="_blank">API</a></nav></header>
 <main><p><label>Your name <input id="name" maxlength="40"></label></p>
 <p id="lobby-error" role="alert"></p>{tables}</main><script src="/static/js/lobby.js"></script></body></html>"""
+
+
+def open_seeks(db: Database, limit: int = 50) -> list[dict]:
+    """The open seeks the lobby lists, newest first: each client's :data:`SEEKS_PER_CLIENT` newest."""
+    rank = func.row_number().over(partition_by=games.c.creator, order_by=games.c.updated.desc()).label("rank")
+    newest = select(games, rank).where(games.c.status == str(Status.OPEN)).subquery()
+    query = (select(*[newest.c[c.name] for c in games.columns]).where(newest.c.rank <= SEEKS_PER_CLIENT)
+             .order_by(newest.c.updated.desc()).limit(limit))
+    with db.read() as conn:
+        return [dict(r) for r in conn.execute(query).mappings()]

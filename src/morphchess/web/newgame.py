@@ -14,6 +14,7 @@ from ..board import Board
 from ..errors import InputError
 from ..variant import Variant
 from . import clocks, seats
+from .cost import check_replay
 from .db import games, now
 from .errors import BadInput, IllegalMove, NotFound
 from .game import KINDS, MODES, Game, Status
@@ -56,6 +57,7 @@ def create(store: Store, spec: NewGame, client: str, board: Board | None = None)
     except NotFound as e:
         raise BadInput(str(e)) from None
     if board is None:
+        check_replay(v, plies)
         board = within(GENERATION_SECONDS, start_board, v, spec)
     kinds, tokens = _seats(spec)
     at = now()

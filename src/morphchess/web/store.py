@@ -7,59 +7,26 @@ answered.  New games are made in :mod:`morphchess.web.newgame`.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from .. import gamecourier
 from ..board import Board, Move
 from ..notation import MoveError, NotCoordinates
-from ..variant import Variant
 from . import seats
+from .caches import BOARD_BYTES, Boards
 from .catalog import Catalog
 from .db import Database, games, moves, now
 from .errors import Conflict, IllegalMove, NotFound
 from .game import Game, Status, Termination
 from .limits import MAX_PLIES
 
-__all__ = ["Store", "Boards", "parse_move"]
+__all__ = ["Store", "parse_move"]
 
-BOARD_CACHE = 256  # boards kept per process, so that a change replays only the moves it has not seen
 LISTED_FROM_PLY = 2  # the lobby lists a local game once both sides have moved
-
-
-class Boards:
-    """Boards of recent games by id, so a change replays only the moves it has not seen yet."""
-
-    def __init__(self, size: int = BOARD_CACHE) -> None:
-        self._boards: OrderedDict[str, tuple[tuple, Board]] = OrderedDict()
-        self._lock = threading.Lock()
-        self.size = size
-
-    def board(self, gid: str, variant: Variant, setup: str, fen: str | None, ucis: list[str]) -> Board:
-        with self._lock:
-            known, board = self._boards.get(gid, ((), None))
-        if board is None or board.variant is not variant or list(known) != ucis[:len(known)]:
-            board, known = Board(variant, fen=fen, setup=setup), ()
-        else:
-            board = board.copy()
-        for text in ucis[len(known):]:
-            board.push_uci(text)
-        self.remember(gid, board)
-        return board
-
-    def remember(self, gid: str, board: Board) -> None:
-        """Keep a copy of the board of a game (after a change that committed)."""
-        with self._lock:
-            self._boards[gid] = (tuple(m.uci() for m in board.move_stack), board.copy())
-            self._boards.move_to_end(gid)
-            while len(self._boards) > self.size:
-                self._boards.popitem(last=False)
 
 
 def parse_move(board: Board, text: str) -> Move:
@@ -80,10 +47,10 @@ def parse_move(board: Board, text: str) -> Move:
 class Store:
     """Every game of a server, in its database."""
 
-    def __init__(self, db: Database, catalog: Catalog) -> None:
+    def __init__(self, db: Database, catalog: Catalog, board_bytes: int = BOARD_BYTES) -> None:
         self.db = db
         self.catalog = catalog
-        self.boards = Boards()
+        self.boards = Boards(board_bytes)
         self.listeners: list[Callable[[str], None]] = []  # told the id of every game that changed
         self.endings: list[Callable[[Connection, Game], None]] = []  # told of every game that ends (see end)
 
@@ -103,13 +70,6 @@ class Store:
             if row is None:
                 raise NotFound(f"no game {gid[:20]!r}")
             return self.load(conn, row)
-
-    def mark(self, gid: str) -> tuple | None:
-        """What changes with every change of a game: (version, engine progress count, progress), or None."""
-        with self.db.read() as conn:
-            row = conn.execute(select(games.c.version, games.c.engine_seq, games.c.engine_info)
-                               .where(games.c.id == gid)).first()
-        return None if row is None else tuple(row)
 
     # -- changing -------------------------------------------------------------------
     def change(self, gid: str, act: Callable[[Connection, Game, datetime], None]) -> Game:

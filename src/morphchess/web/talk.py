@@ -5,9 +5,11 @@ Messages are stored with the game (table ``talk``), numbered by their own ids
 and exported as PGN comments after the move they were written at.  A message is
 plain text (whitespace folded, control characters dropped, at most
 :data:`MAX_TEXT` characters); each client may write ``talk_per_minute`` messages
-a minute (:mod:`morphchess.web.limits`, counted in the database, so across
-processes); a game keeps at most :data:`MAX_PER_GAME`.  The players may close the talk to
-spectators: then only seat holders write (everyone still reads, as with the game).
+a minute, and so may each author in a game (a seat, or a spectator's address:
+:mod:`morphchess.web.limits`, counted in the database, so across processes).  A game keeps at
+most :data:`MAX_PER_GAME` messages of its players and as many of its spectators, counted apart, so
+spectators never fill the talk for the players.  The players may close the talk to spectators:
+then only seat holders write (everyone still reads, as with the game).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import asyncio
 import json
 import re
 import threading
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
@@ -26,16 +29,16 @@ from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, fun
 
 from .db import games, metadata
 from .errors import BadInput, Conflict, Forbidden
-from .events import PING_S, POLL_S, Notifier
+from .events import PING_S, POLL_S, Notifier, Poller, Watch
 from .game import Game
 from .gameview import iso
 from .store import Store
 
-__all__ = ["talk", "Talk", "Audience", "audience", "clean", "stream", "MAX_TEXT", "MAX_PER_GAME"]
+__all__ = ["talk", "Talk", "TalkHub", "Audience", "audience", "clean", "stream", "MAX_TEXT", "MAX_PER_GAME"]
 
 MAX_TEXT = 300
-MAX_PER_GAME = 1000
-_WAIT_S = 4 * POLL_S  # the stream looks at the talk this often when nothing wakes it
+MAX_PER_GAME = 1000  # messages of a game's players, and as many of its spectators
+_WAIT_S = 4 * POLL_S  # a stream counts the audience this often when nothing wakes it
 _HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # controls, bidi overrides
 
 talk = Table(
@@ -85,10 +88,11 @@ class Talk:
             sides = game.sides_of(token)
             if not sides and game.row["talk_closed"]:
                 raise Forbidden("the players have closed the talk to spectators")
-            self._check_budget(conn, gid)
+            role = "player" if sides else "spectator"
+            self._check_budget(conn, gid, role)
             side = sides[0] if len(sides) == 1 else None
             shown = " ".join(_HIDDEN.sub(" ", name or "").split())[:40] or None  # a spectator's name
-            out.update(game_id=gid, ply=game.ply, side=side, role="player" if sides else "spectator",
+            out.update(game_id=gid, ply=game.ply, side=side, role=role,
                        name=game.row[f"{side}_name"] if side else shown,
                        text=text, client=client, at=at)
             key = conn.execute(talk.insert().values(**out)).inserted_primary_key
@@ -97,10 +101,12 @@ class Talk:
         self.store.change(gid, act)
         return message_view(out)
 
-    def _check_budget(self, conn, gid: str) -> None:
-        count = conn.execute(select(func.count()).select_from(talk).where(talk.c.game_id == gid)).scalar_one()
+    def _check_budget(self, conn, gid: str, role: str) -> None:
+        """Refuse a message over its role's budget (the players' and the spectators' are apart)."""
+        count = conn.execute(select(func.count()).select_from(talk)
+                             .where(talk.c.game_id == gid, talk.c.role == role)).scalar_one()
         if count >= MAX_PER_GAME:
-            raise Conflict(f"this game's talk is full ({MAX_PER_GAME} messages)")
+            raise Conflict(f"this game's talk is full ({MAX_PER_GAME} messages of its {role}s)")
 
     def messages(self, gid: str, since: int = 0) -> list[dict]:
         """The messages after id ``since``, oldest first."""
@@ -109,12 +115,18 @@ class Talk:
                                 .order_by(talk.c.id)).mappings().all()
         return [message_view(r) for r in rows]
 
-    def mark(self, gid: str) -> tuple | None:
-        """What changes with the talk: (newest message id, closed to spectators), or None for no game."""
+    def marks(self, gids: list[str]) -> dict[str, tuple]:
+        """What changes with each game's talk: (newest message id, closed to spectators), by game id
+        (a game that does not exist has none)."""
+        out: dict[str, tuple] = {}
         with self.db.read() as conn:
-            closed = conn.execute(select(games.c.talk_closed).where(games.c.id == gid)).scalar_one_or_none()
-            newest = conn.execute(select(func.max(talk.c.id)).where(talk.c.game_id == gid)).scalar_one()
-        return None if closed is None else (newest or 0, bool(closed))
+            for i in range(0, len(gids), Poller.CHUNK):
+                chunk = gids[i:i + Poller.CHUNK]
+                newest = dict(conn.execute(select(talk.c.game_id, func.max(talk.c.id))
+                                           .where(talk.c.game_id.in_(chunk)).group_by(talk.c.game_id)).all())
+                for gid, closed in conn.execute(select(games.c.id, games.c.talk_closed).where(games.c.id.in_(chunk))):
+                    out[gid] = (newest.get(gid) or 0, bool(closed))
+        return out
 
     def set_spectators(self, gid: str, token: str | None, open_: bool) -> bool:
         """Open or close the talk to spectators (a seat holder); returns whether it is open."""
@@ -179,33 +191,66 @@ def _event(name: str, data: dict, ident: int | None = None) -> str:
     return f"{head}event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-async def stream(chat: Talk, notifier: Notifier, gid: str, since: int, spectator: bool = True) -> AsyncIterator[str]:
+class _TalkWatch(Watch):
+    def __init__(self) -> None:
+        super().__init__()
+        self.mark: tuple | None = None  # (newest message id, closed to spectators) last seen
+        self.ids: tuple[int, ...] = ()  # the game's messages, oldest first, and their talk events
+        self.events: tuple[str, ...] = ()
+
+
+class TalkHub(Poller[_TalkWatch]):
+    """The talk streams of one server process: the talks of the games followed are looked at together,
+    and a game's new messages are read and serialised once for all its streams."""
+
+    def __init__(self, chat: Talk, notifier: Notifier) -> None:
+        super().__init__(notifier, _TalkWatch)
+        self.chat = chat
+
+    async def check(self, watched: list[tuple[str, _TalkWatch]]) -> None:
+        marks = await to_thread.run_sync(self.chat.marks, [gid for gid, _w in watched])
+        for gid, watch in watched:
+            mark = marks.get(gid)
+            if mark == watch.mark:
+                continue
+            if mark is None:
+                watch.gone = True
+            elif watch.mark is None or mark[0] != watch.mark[0]:
+                new = await to_thread.run_sync(self.chat.messages, gid, watch.ids[-1] if watch.ids else 0)
+                watch.ids += tuple(m["id"] for m in new)
+                watch.events += tuple(_event("talk", m, m["id"]) for m in new)
+            watch.mark = mark
+            watch.wake()
+
+
+async def stream(hub: TalkHub, gid: str, since: int, spectator: bool = True) -> AsyncIterator[str]:
     """The talk's events: each message after id ``since`` (``talk``, with its id), whether spectators
     may write (``settings``), and how many watch (``audience``), at the start and when they change.
     ``spectator``: the listener holds no seat (it is counted)."""
     yield "retry: 1000\n\n"
-    shown: tuple | None = None
+    closed: bool | None = None
     watchers = -1
-    idle = 0  # polls without an event: a ping comment after PING_S of them
-    with notifier.subscribe(gid) as woken, audience.watching(gid, spectator):
-        while not notifier.closed.is_set() and (mark := await to_thread.run_sync(chat.mark, gid)) is not None:
-            woken.clear()
-            out = []
-            if shown is None or mark[0] != shown[0]:
-                for m in await to_thread.run_sync(chat.messages, gid, since):
-                    out.append(_event("talk", m, m["id"]))
-                    since = m["id"]
-            if shown is None or mark[1] != shown[1]:
-                out.append(_event("settings", {"spectators": not mark[1]}))
-            shown = mark
-            count = audience.spectators(gid)
-            if count != watchers:
-                out.append(_event("audience", {"spectators": count}))
-                watchers = count
-            idle = 0 if out else idle + 1
-            if idle * _WAIT_S >= PING_S:
-                out, idle = [": ping\n\n"], 0
-            if out:
-                yield "".join(out)
-            with suppress(TimeoutError):
-                await asyncio.wait_for(woken.wait(), _WAIT_S)
+    idle = 0  # looks without an event: a ping comment after PING_S of them
+    with audience.watching(gid, spectator):
+        async with hub.following(gid) as (watch, woken):
+            while not hub.notifier.closed.is_set() and not watch.gone:
+                woken.clear()
+                out: list[str] = []
+                if watch.mark is not None:
+                    first = bisect_right(watch.ids, since)
+                    out.extend(watch.events[first:])
+                    since = watch.ids[-1] if len(watch.ids) > first else since
+                    if watch.mark[1] != closed:
+                        closed = watch.mark[1]
+                        out.append(_event("settings", {"spectators": not closed}))
+                    count = audience.spectators(gid)
+                    if count != watchers:
+                        out.append(_event("audience", {"spectators": count}))
+                        watchers = count
+                idle = 0 if out else idle + 1
+                if idle * _WAIT_S >= PING_S:
+                    out, idle = [": ping\n\n"], 0
+                if out:
+                    yield "".join(out)
+                with suppress(TimeoutError):  # the audience is counted again at least this often
+                    await asyncio.wait_for(woken.wait(), _WAIT_S)

@@ -2,10 +2,14 @@
 variations, and the engine's evaluation streamed as it deepens.  Stateless: it never changes a game.
 
 The engine's work is bounded: at most :data:`MAX_SECONDS` a request (and the server's
-``engine_seconds``), :data:`SEARCHES` analyses at once per process (more are refused with 429), run in
-the engine pool of the engine seats.  In a game between people that is still being played
-nobody gets the engine's help: a request naming such a game is refused, and so is a request whose
-seat token holds a seat of such a game whose current position it asks about.  What this cannot
+``engine_seconds``), :data:`SEARCHES` analyses at once per process (more are refused with 429) and
+:data:`SEARCHES_PER_CLIENT` of one client (a newer one stops its oldest), run in the engine pool of
+the engine seats, where clients take turns (:class:`~morphchess.web.pool.FairPool`): one client
+never holds the engine from the others.
+
+In a game between people that is still being played nobody gets the engine's help: a request
+naming such a game is refused, and so is a request whose seat token holds a seat of such a game
+whose current position it asks about.  What this cannot
 prevent (docs/web.md): the same position pasted without the token (another browser, a private
 window), or another engine program.
 """
@@ -27,19 +31,22 @@ from sqlalchemy import select
 from ... import engine, pgn
 from ...board import Board
 from .. import seats
-from ..bots import Bots, info_view
+from ..bots import Bots, engine_ready, info_view, search_table
+from ..caches import REPLAY_KEPT
+from ..cost import check_engine, check_replay
 from ..db import games
-from ..errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
+from ..errors import ApiError, BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
 from ..gameview import board_view, legal_view
-from ..limits import GENERATION_SECONDS, MAX_PLIES, check, within
+from ..limits import GENERATION_SECONDS, MAX_PLIES, check, client_key, within
 from ..newgame import NewGame, start_board
 from ..store import Store, parse_move
 from .games import pgn_headers, read_pasted
 
-__all__ = ["router", "MAX_SECONDS", "SEARCHES", "MAX_NODES", "MAX_NESTING"]
+__all__ = ["router", "MAX_SECONDS", "SEARCHES", "SEARCHES_PER_CLIENT", "MAX_NODES", "MAX_NESTING"]
 
 MAX_SECONDS = 10.0
-SEARCHES = 2  # searches at once per process
+SEARCHES = 4  # analyses at once per process (running, or waiting their turn in the engine pool)
+SEARCHES_PER_CLIENT = 1  # analyses at once of one client
 MAX_NODES = MAX_PLIES  # moves in an exported analysis tree (as many as a game may have)
 MAX_NESTING = 30  # variations inside variations
 router = APIRouter(prefix="/api/analysis")
@@ -92,18 +99,27 @@ def _board(request: Request, body: PositionIn) -> Board:
         v = store.catalog.get(key)
     except NotFound as e:
         raise BadInput(str(e)) from None
+    check_replay(v, len(body.moves))
     spec = NewGame(variant=key, setup=body.setup, fen=body.fen, moves=body.moves)
     return within(GENERATION_SECONDS, start_board, v, spec)
 
 
-def position_view(store: Store, board: Board) -> dict:
-    """A board of the analysis: its view, legal moves (none once the rules end the game), outcome,
-    the moves from the start in SAN, and what it starts from."""
-    outcome = board.outcome()
+def _played(board: Board) -> list[dict]:
+    """The moves from the start, with their SAN (each written on its position: a replay)."""
     b, played = board.root(), []
-    for move in board.move_stack:
+    for i, move in enumerate(board.move_stack, start=1):
         played.append({"uci": move.uci(), "san": b.san(move)})
         b.push(move)
+        if i % REPLAY_KEPT == 0:
+            b.forget_earlier()
+    return played
+
+
+def position_view(store: Store, board: Board) -> dict:
+    """A board of the analysis: its view, legal moves (none once the rules end the game), outcome,
+    the moves from the start in SAN (written within the generation budget), and what it starts from."""
+    played = within(GENERATION_SECONDS, _played, board)
+    outcome = board.outcome()
     return {**board_view(board), "legal": [] if outcome else legal_view(board),
             "outcome": None if outcome is None else str(outcome), "moves": played,
             "variant": store.catalog.key_of(board.variant), "setup": board.setup,
@@ -144,22 +160,28 @@ def refuse_engine(store: Store, gid: str | None, token: str | None, board: Board
 
 
 class _Slots:
-    """The searches running in this process; a slot whose stream never ended frees itself in time."""
+    """The analyses of this process by client; a slot whose stream never ended frees itself in time."""
 
-    def __init__(self, size: int, lifetime: float) -> None:
-        self.size, self.lifetime = size, lifetime
-        self._taken: dict[str, float] = {}
+    def __init__(self, size: int, per_client: int, lifetime: float) -> None:
+        self.size, self.per_client, self.lifetime = size, per_client, lifetime
+        self._taken: dict[str, tuple[str, float, threading.Event]] = {}  # slot -> client, taken at, stop
         self._lock = threading.Lock()
 
-    def take(self) -> str:
+    def take(self, client: str, stop: threading.Event) -> str:
+        """A slot for ``client``'s analysis (``stop`` ends it).  A client holding its share has its
+        oldest analysis stopped for the new one (a page asks about a new position as the old search
+        goes on); RateLimited (429) if every slot is taken by others."""
         at = time.monotonic()
         with self._lock:
-            self._taken = {k: t for k, t in self._taken.items() if at - t < self.lifetime}
+            self._taken = {k: v for k, v in self._taken.items() if at - v[1] < self.lifetime}
+            mine = sorted((t, k) for k, (c, t, _s) in self._taken.items() if c == client)
+            for _t, key in mine[:max(0, len(mine) - self.per_client + 1)]:
+                self._taken.pop(key)[2].set()
             if len(self._taken) >= self.size:
                 raise RateLimited(f"the engine is busy with {self.size} analyses; try again in a few seconds",
                                   headers={"Retry-After": "5"})
             key = secrets.token_hex(4)
-            self._taken[key] = at
+            self._taken[key] = (client, at, stop)
             return key
 
     def give_back(self, key: str) -> None:
@@ -167,19 +189,19 @@ class _Slots:
             self._taken.pop(key, None)
 
 
-_slots = _Slots(SEARCHES, MAX_SECONDS + 5)
+_slots = _Slots(SEARCHES, SEARCHES_PER_CLIENT, MAX_SECONDS + 5)
 
 
 def _event(name: str, data: dict) -> str:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-async def _search(bots: Bots, board: Board, seconds: float, slot: str) -> AsyncIterator[str]:
+async def _search(bots: Bots, board: Board, seconds: float, client: str, slot: str,
+                  stop: threading.Event) -> AsyncIterator[str]:
     """The search's progress after each depth (``info``), then its result (``done``); it runs in the
     engine pool the engine seats use (so it may wait its turn) and ends when the server stops."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue()
-    stop = threading.Event()
 
     def progress(info) -> None:
         if bots.closing.is_set():
@@ -187,16 +209,23 @@ async def _search(bots: Bots, board: Board, seconds: float, slot: str) -> AsyncI
         loop.call_soon_threadsafe(queue.put_nowait, ("info", info_view(board, info)))
 
     def run() -> None:
+        start = time.monotonic()
         try:
-            result = engine.search(board.position.copy(), movetime_ms=int(seconds * 1000), stop=stop,
-                                   on_info=progress)
+            if not engine_ready(board.variant, seconds, bots.limits.engine_seconds):
+                raise BadInput("the engine is still building its tables for this variant (once a variant); "
+                               "ask again in a few seconds")
+            left = max(1, round((seconds - (time.monotonic() - start)) * 1000))
+            result = engine.search(board.position.copy(), movetime_ms=left, stop=stop, on_info=progress,
+                                   tt=search_table())
             final = ("done", {**info_view(board, result), "stopped": stop.is_set()})
+        except ApiError as e:
+            final = ("error", {"error": str(e)})
         except Exception as e:  # noqa: BLE001 - told to the page instead of lost in a thread
             final = ("error", {"error": f"the engine failed: {str(e)[:200]}"})
         loop.call_soon_threadsafe(queue.put_nowait, final)
 
     try:
-        bots.pool.submit(run)
+        bots.pool.submit(client, run)
     except RuntimeError:  # the pool has shut down: the server stops
         _slots.give_back(slot)
         yield _event("error", {"error": "the server is stopping"})
@@ -219,10 +248,13 @@ def evaluate(request: Request, body: EvaluateIn):
     refuse_engine(store, body.game, seats.token_of(request), board)
     if board.outcome() is not None:
         raise Conflict(f"nothing to evaluate: {board.outcome()}")
+    check_engine(board.variant)
     bots: Bots = request.app.state.bots
-    slot = _slots.take()
+    client = client_key(request)
+    stop = threading.Event()
+    slot = _slots.take(client, stop)
     seconds = min(body.seconds, bots.limits.engine_seconds)
-    return StreamingResponse(_search(bots, board, seconds, slot), media_type="text/event-stream",
+    return StreamingResponse(_search(bots, board, seconds, client, slot, stop), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

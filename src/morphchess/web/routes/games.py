@@ -15,12 +15,14 @@ from ...errors import InputError
 from ...records import read_record, record_format
 from .. import actions
 from ..bots import Bots
+from ..cost import check_replay
 from ..db import MAX_INT, aware, now
 from ..errors import BadInput, NotFound, until_unavailable
 from ..events import resume_from, stream
 from ..game import Game, Status
 from ..gameview import board_view, outcome_view, state_view, summary_view
 from ..limits import IMPORT_SECONDS, MAX_DEFINITION, MAX_PLIES, MAX_RECORD, check, client_key, record_words, within
+from ..lobby import open_seeks
 from ..lobbyfeed import abandoned
 from ..newgame import NewGame, create
 from ..seats import token_of
@@ -125,6 +127,8 @@ def _created(request: Request, game: Game, tokens: dict[str, list[str]]) -> dict
 @router.post("/games", summary="start a game; the answer carries the creator's seat (and the invite)")
 def new_game(request: Request, body: NewGameIn):
     check(request, "game")
+    if body.mode == "open":
+        check(request, "seek")
     if body.definition is not None:
         check(request, "paste")
     game, tokens = create(_store(request), NewGame(**body.model_dump()), client_key(request))
@@ -144,11 +148,12 @@ def get_game(request: Request, gid: str):
 
 @router.get("/games/{gid}/events", summary="the game's live event stream (Server-Sent Events)")
 def events(request: Request, gid: str, since: int | None = Query(None, ge=0, le=MAX_INT),
-           last_event_id: str | None = Header(None)):
+           last_event_id: str | None = Header(None),
+           changes: bool = Query(False, description="after the first state, only the fields that changed")):
     store = _store(request)
     store.get(gid)  # 404 before the stream starts
     since = resume_from(last_event_id, since)
-    body = until_unavailable(stream(store, _bots(request), request.app.state.notifier, gid, since))
+    body = until_unavailable(stream(request.app.state.hub, gid, since, changes))
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -199,11 +204,13 @@ def resign(request: Request, gid: str, body: SideIn):
 
 @router.post("/games/{gid}/draw", summary="offer, accept or decline a draw")
 def draw(request: Request, gid: str, body: OfferIn):
+    check(request, "offer", gid)
     return answer(request, actions.draw(_store(request), gid, token_of(request), body.action, body.side))
 
 
 @router.post("/games/{gid}/takeback", summary="ask to take back your last move; accept or decline")
 def takeback(request: Request, gid: str, body: OfferIn):
+    check(request, "offer", gid)
     return answer(request, actions.takeback(_store(request), gid, token_of(request), body.action, body.side))
 
 
@@ -223,6 +230,7 @@ def accept(request: Request, gid: str, body: NameIn):
 @router.post("/games/{gid}/join", summary="take an invited seat (the answer's `seat` holds its new token), "
              "or give your name for your seat")
 def join(request: Request, gid: str, body: NameIn):
+    check(request, "offer", gid)
     game, fresh = actions.join(_store(request), gid, token_of(request), body.name)
     if fresh is None:
         return answer(request, game)
@@ -298,9 +306,11 @@ def read_pasted(request: Request, text: str, form: str, variant: str, definition
     store = _store(request)
     chosen = store.catalog.add(definition) if definition is not None else variant
     form = record_format(text) if form == "auto" else form
+    v = store.catalog.get(chosen)
+    if form != "pgn":  # of this variant: its words bound its moves (a Game Courier move may take two)
+        check_replay(v, words if form == "coord" else (words + 1) // 2)
     try:
-        return within(IMPORT_SECONDS, read_record, text, form, store.catalog.get(chosen),
-                      None if form == "pgn" else setup, True).board
+        return within(IMPORT_SECONDS, read_record, text, form, v, None if form == "pgn" else setup, True).board
     except InputError as e:
         raise BadInput(f"{form} record: {e}") from None
 
@@ -327,7 +337,7 @@ def lobby_lists(store: Store) -> dict[str, list[dict]]:
         if deadline is not None and deadline <= at:
             store.flag(row["id"])
     playing = [r for r in store.lobby((Status.PLAYING,)) if not abandoned(r, at)]
-    lists = {"open": store.lobby((Status.OPEN,)), "playing": playing,
+    lists = {"open": open_seeks(store.db), "playing": playing,
              "finished": store.lobby((Status.OVER,))}
     titles = store.catalog.titles({r["variant"] for rows in lists.values() for r in rows})
     return {name: [summary_view(r, titles.get(r["variant"], r["variant"])) for r in rows]

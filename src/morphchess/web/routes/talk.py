@@ -42,12 +42,13 @@ def read(request: Request, gid: str, since: int = Query(0, ge=0, le=MAX_INT)):
 def write(request: Request, gid: str, body: MessageIn):
     text = clean(body.text)  # a refused text is not counted
     request.app.state.store.get(gid)  # nor a message to no game
-    check(request, "talk")
+    check(request, "talk", gid)
     return _talk(request).post(gid, token_of(request), text, body.name, client_key(request))
 
 
 @router.post("/games/{gid}/talk/spectators", summary="open or close the talk to spectators (a seat holder)")
 def spectators(request: Request, gid: str, body: SpectatorsIn):
+    check(request, "offer", gid)
     return {"spectators": _talk(request).set_spectators(gid, token_of(request), body.open)}
 
 
@@ -57,6 +58,6 @@ def events(request: Request, gid: str, since: int = Query(0, ge=0, le=MAX_INT),
            player: bool = Query(False, description="the listener holds a seat (not counted as a spectator)")):
     request.app.state.store.get(gid)  # 404 before the stream starts
     start = resume_from(last_event_id, since) or 0
-    body = until_unavailable(stream(_talk(request), request.app.state.notifier, gid, start, spectator=not player))
+    body = until_unavailable(stream(request.app.state.talk_hub, gid, start, spectator=not player))
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
