@@ -1,5 +1,5 @@
-"""Issue 50's defects away from the page: the rules page command (5), the terminal's score (8), the lab's
-piece values (9) and the catalogue's answer for a game it lacks (3, the API part)."""
+"""What a user is told away from the page: the rules page command's checks and title, the terminal's
+score, the lab's piece values and the catalogue's answer for a game it lacks."""
 
 from __future__ import annotations
 
@@ -29,14 +29,14 @@ def _morphchess(args: list[str], cwd: Path, without: str | None = None) -> subpr
                           timeout=120)
 
 
-def test_defect_5_page_without_the_publish_extra_names_it_and_writes_nothing(tmp_path):
+def test_page_without_the_publish_extra_names_it_and_writes_nothing(tmp_path):
     done = _morphchess(["page", "crossroads", "--out", "page"], tmp_path, without="cairosvg")
     assert done.returncode != 0
     assert "morphchess[publish]" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "page").exists()  # no half-written folder
 
 
-def test_defect_5_the_page_is_titled_by_the_game_not_its_key(tmp_path):
+def test_the_page_is_titled_by_the_game_not_its_key(tmp_path):
     done = _morphchess(["page", "crossroads", "--out", "page", "--no-png"], tmp_path)
     assert done.returncode == 0, done.stderr
     html = (tmp_path / "page" / "rules.html").read_text(encoding="utf-8")
@@ -49,7 +49,7 @@ def test_defect_5_the_page_is_titled_by_the_game_not_its_key(tmp_path):
     ("4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1", "Black", "+"),  # the engine plays Black, down a queen
     ("4k3/3q4/8/8/8/8/8/4K3 w - - 0 1", "White", "-"),  # the engine plays White, down a queen
 ])
-def test_defect_8_the_terminal_gives_the_score_from_whites_side(fen, mover, expected):
+def test_the_terminal_gives_the_score_from_whites_side(fen, mover, expected):
     out = io.StringIO()
     human = 0 if mover == "Black" else 1  # the engine moves first: the human plays the other side
     main_loop(Board("chess", fen), 1, human, inp=io.StringIO("quit\n"), out=out)
@@ -59,7 +59,7 @@ def test_defect_8_the_terminal_gives_the_score_from_whites_side(fen, mover, expe
     assert score.startswith(expected), line  # White is the queen up, whoever the engine is
 
 
-def test_defect_8_mates_name_the_side_that_mates():
+def test_mates_name_the_side_that_mates():
     black_to_move = Board("chess", "4k3/8/8/8/8/8/8/4K3 b - - 0 1")
     assert score_text(black_to_move, SearchResult(None, mate=2)) == "mate in 2 for Black"
     assert score_text(black_to_move, SearchResult(None, mate=-1)) == "mate in 1 for White"
@@ -77,14 +77,14 @@ def _summary(games: int, values: dict[str, list[int]]) -> dict:
             "empirical_values": {"values": values, "samples": 300, "logits": {}, "white_edge": 0.0}}
 
 
-def test_defect_9_six_games_support_no_piece_value():
+def test_six_games_support_no_piece_value():
     text = text_report(_summary(6, {"P": [8932, -4000, 20000], "N": [310, 290, 330]}))
     assert "8932" not in text and "withheld: 95% interval -4000 to 20000" in text
     assert "6 games are too few" in text
     assert "withheld: 95% interval 290 to 330" in text  # narrow, but six games are too few for any value
 
 
-def test_defect_9_many_games_show_narrow_values_and_withhold_wide_ones():
+def test_many_games_show_narrow_values_and_withhold_wide_ones():
     s = _summary(MIN_GAMES * 4, {"P": [95, 80, 110], "N": [320, -50, 900], "Q": [900, 500, 1500]})
     assert shown_values(s) == {"P": [95, 80, 110]}
     text = text_report(s)
@@ -93,7 +93,7 @@ def test_defect_9_many_games_show_narrow_values_and_withhold_wide_ones():
     assert supported([100, 60, 150], MIN_GAMES) and not supported([100, 60, 150], MIN_GAMES - 1)
 
 
-def test_defect_3_the_catalogue_says_what_it_lacks():
+def test_the_catalogue_says_what_it_lacks():
     assert library.search("shogi") == [] and library.search("crazyhouse") == []
     notes = library.missing("shogi crazyhouse drops quux")
     assert notes == ["shogi: not in the library yet; Fairy-Stockfish plays it",
@@ -102,7 +102,7 @@ def test_defect_3_the_catalogue_says_what_it_lacks():
     assert library.missing("xiangqi 10x8 morphs drops") == []
 
 
-def test_defect_3_the_missing_endpoint_and_its_budget(tmp_path):
+def test_the_missing_endpoint_and_its_budget(tmp_path):
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 

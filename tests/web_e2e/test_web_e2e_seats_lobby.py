@@ -1,5 +1,5 @@
-"""Issue 50's page defects, each played in Debian's headless Chromium and failing on the page before
-its fix: a spectator's status, a name given after opening an invite, the catalogue's suggestions, the
+"""Seats, names and the lobby on the page, each played in Debian's headless Chromium and failing on the
+page before its fix: a spectator's status, a name given after opening an invite, the catalogue's suggestions, the
 letters piece set, the live lobby without abandoned engine games."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from web_e2e_support import click_move, game_id, invite, new_online_game, show_t
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
 
-def test_defect_1_a_spectator_has_no_opponent(pages):
+def test_a_spectator_has_no_opponent(pages):
     ann, bob, watcher = invite(pages)
     watcher.wait_for_function("() => document.getElementById('status').textContent.startsWith('White to move')")
     assert watcher.inner_text("#status") == "White to move"
@@ -31,7 +31,7 @@ def _invited(pages):
     return ann, pages.open(ann.input_value("#invite-link"), wait_ready=False)
 
 
-def test_defect_2_an_invited_player_names_themselves_and_renames_later(pages):
+def test_an_invited_player_names_themselves_and_renames_later(pages):
     ann, bob = _invited(pages)
     bob.wait_for_selector("#join:not([hidden])")
     assert "Anonymous" not in ann.inner_text("#players") and "waiting" in ann.inner_text("#players")
@@ -49,14 +49,14 @@ def test_defect_2_an_invited_player_names_themselves_and_renames_later(pages):
     ann.wait_for_function("() => document.getElementById('talk-messages').textContent.includes('Cleo B: hello')")
 
 
-def test_defect_2_joining_without_a_name_is_a_choice(pages):
+def test_joining_without_a_name_is_a_choice(pages):
     ann, bob = _invited(pages)
     bob.click("#join-go")  # no name: joins all the same
     bob.wait_for_selector("body[data-ready='1']")
     ann.wait_for_function("() => document.getElementById('players').textContent.includes('Black: anonymous')")
 
 
-def test_defect_3_the_suggested_words_find_games_and_a_missing_game_is_named(page):
+def test_the_suggested_words_find_games_and_a_missing_game_is_named(page):
     words = [w.strip(" …") for w in page.get_attribute("#catalog-search", "placeholder").split(",")]
     assert "shogi" not in words and len(words) >= 3
     for word in words:
@@ -73,7 +73,7 @@ def test_defect_3_the_suggested_words_find_games_and_a_missing_game_is_named(pag
     assert "Fairy-Stockfish" not in page.inner_text("#catalog-status")
 
 
-def test_defect_4_letters_only_inside_the_square_and_blacks_in_lower_case(pages):
+def test_letters_only_inside_the_square_and_blacks_in_lower_case(pages):
     page = pages.open(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     show_tab(page, "game")  # a phone: the looks are in the Game tab
     page.select_option("#piece-set", "letters")
@@ -96,7 +96,7 @@ def _age(live_server, gid: str, minutes: int) -> None:
         db.execute("UPDATE games SET updated = ? WHERE id = ?", (past.strftime("%Y-%m-%d %H:%M:%S.%f"), gid))
 
 
-def test_defect_7_the_lobby_is_live_and_leaves_out_abandoned_engine_games(pages, live_server):
+def test_the_lobby_is_live_and_leaves_out_abandoned_engine_games(pages, live_server):
     lobby = pages.open("/lobby", wait_ready=False)
     lobby.wait_for_selector("body[data-live='1']")
     player = pages.open()
