@@ -257,12 +257,10 @@ class Accounts:
             if not found:
                 return 0
             insert = (sqlite.insert if self.db.sqlite else postgresql.insert)(account_seats)
-            gained = 0
-            for gid, side in found:
-                done = conn.execute(insert.values(game_id=gid, side=side, account_id=account_id, at=now())
-                                    .on_conflict_do_nothing())
-                gained += done.rowcount
-        return gained
+            at = now()
+            new: list[dict] = [{"game_id": g, "side": s, "account_id": account_id, "at": at} for g, s in found]
+            return len(conn.execute(insert.values(new).on_conflict_do_nothing()
+                                    .returning(account_seats.c.game_id)).all())
 
     def profile(self, name: str) -> tuple[dict, list[tuple[dict, list[str]]]]:
         """An account's public facts and its games (newest first), each with the sides it held."""
@@ -279,7 +277,8 @@ class Accounts:
         for row in rows:
             game = played.setdefault(row["id"], ({k: v for k, v in row.items() if k != "side"}, []))
             game[1].append(row["side"])
-        return {"name": account.name, "created": aware(account.created)}, list(played.values())
+        games_played = [(row, sorted(sides, key=seats.SIDES.index)) for row, sides in played.values()]
+        return {"name": account.name, "created": aware(account.created)}, games_played
 
 
 class CsrfGuard:

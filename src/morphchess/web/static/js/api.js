@@ -18,9 +18,32 @@ export function useToken(token) {
   seatToken = token || null;
 }
 
-// The headers a streamed request sends (the seat token, as every call does).
+// The headers a streamed request sends (the seat token and the CSRF token, as every call does).
 export function authHeaders() {
-  return seatToken ? { Authorization: `Bearer ${seatToken}` } : {};
+  return { ...(seatToken ? { Authorization: `Bearer ${seatToken}` } : {}), ...(csrf ? { "X-CSRF-Token": csrf } : {}) };
+}
+
+// The account logged in ({account, csrf}), asked once a page; a change of it (log-in, log-out) is told here.
+let csrf = null; // sent with every change while logged in (the server refuses a change with the cookie alone)
+let accountAsked = null;
+
+export function currentAccount() {
+  accountAsked ??= call("GET", "/api/account").catch(() => ({ account: null }));
+  return accountAsked.then((answer) => {
+    csrf = answer.csrf || null;
+    return answer;
+  });
+}
+
+export function accountChanged(answer) {
+  accountAsked = Promise.resolve(answer);
+  csrf = answer.csrf || null;
+}
+
+// The headers of a change made outside this module (the editor, the lab): the CSRF token when logged in.
+export async function writeHeaders() {
+  await currentAccount();
+  return csrf ? { "X-CSRF-Token": csrf } : {};
 }
 
 function messageOf(status, text) {
@@ -38,6 +61,7 @@ async function call(method, path, body) {
     options.body = JSON.stringify(body);
   }
   if (seatToken) options.headers.Authorization = `Bearer ${seatToken}`;
+  if (method !== "GET") Object.assign(options.headers, await writeHeaders());
   let response;
   let text;
   try {
@@ -80,5 +104,12 @@ export const api = {
   myGames: (games) => call("POST", "/api/mygames", { games }),
   talk: (id, text, name) => call("POST", `${game(id)}/talk`, { text, name }),
   talkSpectators: (id, open) => call("POST", `${game(id)}/talk/spectators`, { open }),
+  signUp: (name, password, seats) => call("POST", "/api/account/signup", { name, password, seats }),
+  logIn: (name, password, seats) => call("POST", "/api/account/login", { name, password, seats }),
+  logOut: () => call("POST", "/api/account/logout"),
+  logOutEverywhere: () => call("POST", "/api/account/logout-everywhere"),
+  changePassword: (old, fresh) => call("POST", "/api/account/password", { old, new: fresh }),
+  deleteAccount: (password) => call("POST", "/api/account/delete", { password }),
+  profile: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   talkEventsUrl: (id, player, since) => `${game(id)}/talk/events?since=${since}${player ? "&player=true" : ""}`,
 };

@@ -1,0 +1,71 @@
+// A player's profile page (/players/NAME): their games and results; to the player themself, also log
+// out everywhere, a new password and deleting the account.  Every string from the server goes in as text.
+
+import { changed } from "./account.js";
+import { api, currentAccount } from "./api.js";
+import { el } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const name = decodeURIComponent(location.pathname.split("/").pop());
+
+function players(g) {
+  return ["white", "black"].map((side) => (g.players[side] === "engine" ? "engine"
+    : g.sides.includes(side) ? "this player" : g.names[side] || "?")).join(" vs ");
+}
+
+function item(g) {
+  const end = g.outcome || (g.status === "over" ? g.result : g.status);
+  const text = [g.title, players(g), `${g.moves} move${g.moves === 1 ? "" : "s"}`, end].join(" · ");
+  return el("li", { "data-game": g.id }, el("a", { href: g.watch }, text));
+}
+
+function said(text) {
+  $("profile-said").textContent = text;
+}
+
+// Show the owner's controls to the owner only (again after each log-in or log-out).
+function showOwn(account, profileName) {
+  $("profile-own").hidden = !(account && account.name.toLowerCase() === profileName.toLowerCase());
+}
+
+function wireOwn() {
+  const done = (answer, text) => {
+    changed(answer);
+    said(text);
+  };
+  $("profile-everywhere").addEventListener("click", () => api.logOutEverywhere()
+    .then((a) => done(a, "Logged out everywhere."), (e) => said(e.message)));
+  $("profile-password").addEventListener("submit", (e) => {
+    e.preventDefault();
+    api.changePassword($("profile-old").value, $("profile-new").value)
+      .then((a) => done(a, "Password changed; your other sessions ended."), (err) => said(err.message));
+  });
+  $("profile-delete").addEventListener("submit", (e) => {
+    e.preventDefault();
+    api.deleteAccount($("profile-delete-password").value)
+      .then((a) => done(a, "The account is deleted."), (err) => said(err.message));
+  });
+}
+
+async function show() {
+  let profile;
+  try {
+    profile = await api.profile(name);
+  } catch (e) {
+    $("profile-facts").textContent = e.message;
+    return;
+  }
+  document.title = `${profile.name} · morphchess`;
+  $("profile-name").textContent = profile.name;
+  const r = profile.results;
+  $("profile-facts").textContent = `Playing since ${profile.created.slice(0, 10)} · `
+    + `${r.won} won, ${r.lost} lost, ${r.drawn} drawn`;
+  $("profile-games").replaceChildren(...profile.games.map(item));
+  if (!profile.games.length) $("profile-games").replaceChildren(el("li", {}, "No games yet."));
+  showOwn((await currentAccount()).account, profile.name);
+  window.addEventListener("morphchess:account", (e) => showOwn(e.detail, profile.name));
+}
+
+wireOwn();
+
+show();
