@@ -267,3 +267,36 @@ def test_log_in_flooding_is_refused_per_client_and_per_name(db_url):
     assert spread == [401, 401, 401, 429]
     signups = [Browser(app, client=("10.3.0.1", 1)).enter("signup", f"new-{i}").status_code for i in range(3)]
     assert signups == [200, 200, 429]
+
+
+def test_an_accounts_seat_moves_to_another_device(app):
+    laptop = Browser(app)
+    laptop.enter("signup", "olga")
+    game = laptop.new_game(mode="invite", side="white")
+    friend = Browser(app)
+    assert friend.post(f"/api/games/{game['id']}/join", game["invite"]["token"]).status_code == 200
+    phone = Browser(app)
+    phone.enter("login", "olga")
+    r = phone.post(f"/api/account/games/{game['id']}/seat")
+    assert r.status_code == 200, r.text
+    seat = r.json()["seat"]
+    assert seat["sides"] == ["white"] and seat["link"] == f"/game/{game['id']}#seat={seat['token']}"
+    played(phone, {"id": game["id"], "seat": seat}, "e4")
+    r = laptop.post(f"/api/games/{game['id']}/moves", game["seat"]["token"], move="e5", ply=1)
+    assert r.status_code == 403  # the laptop's token holds the seat no more
+
+
+def test_a_seat_moves_only_for_its_own_account(app):
+    owner = Browser(app)
+    owner.enter("signup", "pia")
+    game = owner.new_game(mode="invite", side="white")
+    # the invite link's token, before the friend opens it: claiming it gains nothing
+    assert owner.post("/api/account/seats", seats=[{"id": game["id"], "token": game["invite"]["token"]}]).json() \
+        == {"claimed": 0}
+    other = Browser(app)
+    other.enter("signup", "quinn")
+    assert error(other.post(f"/api/account/games/{game['id']}/seat")) == "forbidden"
+    assert error(Browser(app).post(f"/api/account/games/{game['id']}/seat")) == "not_logged_in"
+    assert error(owner.post("/api/account/games/nosuchgame/seat")) == "not_found"
+    owner.post(f"/api/games/{game['id']}/resign", game["seat"]["token"])
+    assert error(owner.post(f"/api/account/games/{game['id']}/seat")) == "conflict"

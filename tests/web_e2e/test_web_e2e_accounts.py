@@ -1,5 +1,6 @@
 """Accounts through the page: sign up in one browser (its anonymous game goes with it), play a game
-logged in, and see both on the profile after logging in from a second browser."""
+logged in, see both on the profile after logging in from a second browser, play on there, change the
+password (the first browser's session ends), log out."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def enter(page, action: str, name: str, password: str, shown: str = "Ann-1") -> 
     page.wait_for_selector(f"#account-name:text-is('{shown}')")
 
 
-def test_sign_up_play_and_see_the_games_on_the_profile_from_another_browser(pages):
+def test_sign_up_play_and_play_on_from_another_browser(pages):
     laptop = pages.open()
     anonymous = game_id(laptop)
     click_move(laptop, "e2", "e4", 1)
@@ -34,6 +35,12 @@ def test_sign_up_play_and_see_the_games_on_the_profile_from_another_browser(page
     assert phone.locator(f"#profile-games li[data-game='{anonymous}']").count() == 1
     assert phone.inner_text("#profile-name") == "Ann-1"
     assert not phone.locator("#profile-own").is_hidden()  # the owner's own controls
+    phone.click(f"#profile-games li[data-game='{logged_in}'] button.play-here")  # its seats move to the phone
+    phone.wait_for_selector("body[data-ready='1']")
+    assert game_id(phone) == logged_in
+    click_move(phone, "d7", "d5", 2)
+    phone.goto("/players/Ann-1")
+    phone.wait_for_selector("#profile-own:not([hidden])")
     phone.fill("#profile-old", "a long password")
     phone.fill("#profile-new", "another long password")
     phone.click("#profile-password button")

@@ -19,19 +19,22 @@ import re
 import secrets
 import threading
 from collections.abc import Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from http.cookies import SimpleCookie
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import seats
 from .db import Database, aware, games, metadata, now
-from .errors import ApiError, BadInput, Busy, Conflict, NotFound, body
+from .errors import ApiError, BadInput, Busy, Conflict, Forbidden, NotFound, body
+from .game import Game
+from .store import Store
 from .talk import talk
 
 __all__ = ["accounts", "sessions", "account_seats", "Accounts", "CsrfGuard", "WrongCredentials", "check_name",
@@ -246,14 +249,16 @@ class Accounts:
 
     # -- seats ----------------------------------------------------------------------------
     def claim(self, account_id: int, held: Iterable[tuple[str, str]]) -> int:
-        """Give the account every seat that a (game id, seat token) pair really holds and that no
-        account has yet; the number of seats it gained.  A game id without its seat's token gains nothing."""
+        """Give the account every taken seat that a (game id, seat token) pair really holds and that no
+        account has yet; the number of seats it gained.  A game id without its seat's token gains
+        nothing, nor does an invite link's token (its seat is someone else's once they open it)."""
         tokens = dict(held)
         if not tokens:
             return 0
         with self.db.write() as conn:
             rows = conn.execute(games.select().where(games.c.id.in_(tokens))).mappings().all()
-            found = [(row["id"], side) for row in rows for side in seats.held(row, tokens[row["id"]])]
+            found = [(row["id"], side) for row in rows for side in seats.held(row, tokens[row["id"]])
+                     if row[f"{side}_joined"]]
             if not found:
                 return 0
             insert = (sqlite.insert if self.db.sqlite else postgresql.insert)(account_seats)
@@ -261,6 +266,24 @@ class Accounts:
             new: list[dict] = [{"game_id": g, "side": s, "account_id": account_id, "at": at} for g, s in found]
             return len(conn.execute(insert.values(new).on_conflict_do_nothing()
                                     .returning(account_seats.c.game_id)).all())
+
+    def seat_here(self, store: Store, account_id: int, gid: str) -> tuple[str, list[str]]:
+        """Move the account's seats of a game being played to a new token (this device): the token and the
+        sides it holds.  The token that held them before holds them no more."""
+        token = seats.new_token()
+        sides: list[str] = []
+
+        def act(conn: Connection, game: Game, at: datetime) -> None:
+            if game.status.finished:
+                raise Conflict("the game is over: its seats cannot move")
+            mine = conn.execute(select(account_seats.c.side).where(account_seats.c.game_id == gid,
+                                                                   account_seats.c.account_id == account_id))
+            sides[:] = sorted(mine.scalars(), key=seats.SIDES.index)
+            if not sides:
+                raise Forbidden("this account holds no seat of the game")
+            store.update(conn, game, at, **{f"{side}_token": seats.digest(token) for side in sides})
+        store.change(gid, act)
+        return token, sides
 
     def profile(self, name: str) -> tuple[dict, list[tuple[dict, list[str]]]]:
         """An account's public facts and its games (newest first), each with the sides it held."""

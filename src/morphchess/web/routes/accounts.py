@@ -167,6 +167,14 @@ def claim(request: Request, body: Seats):
     return {"claimed": _accounts(request).claim(account["id"], ((s.id, s.token) for s in body.seats))}
 
 
+@router.post("/api/account/games/{gid}/seat", summary="play the account's seats of a game on this device: a new "
+             "seat token for them (the one that held them before holds them no more)")
+def seat_here(request: Request, gid: str):
+    account = _needed(request)
+    token, sides = _accounts(request).seat_here(request.app.state.store, account["id"], gid)
+    return {"seat": {"token": token, "sides": sides, "link": f"/game/{gid}#seat={token}"}}
+
+
 def adopt(request: Request, gid: str, token: str) -> None:
     """A seat taken by a logged-in request belongs to its account (the game routes call this)."""
     account = account_of(request)

@@ -110,6 +110,7 @@ export const api = {
   logOutEverywhere: () => call("POST", "/api/account/logout-everywhere"),
   changePassword: (old, fresh) => call("POST", "/api/account/password", { old, new: fresh }),
   deleteAccount: (password) => call("POST", "/api/account/delete", { password }),
+  seatHere: (id) => call("POST", `/api/account/games/${encodeURIComponent(id)}/seat`),
   profile: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   talkEventsUrl: (id, player, since) => `${game(id)}/talk/events?since=${since}${player ? "&player=true" : ""}`,
 };

@@ -4,6 +4,7 @@
 import { changed } from "./account.js";
 import { api, currentAccount } from "./api.js";
 import { el } from "./dom.js";
+import { keepToken } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -13,19 +14,24 @@ function players(g) {
     : g.sides.includes(side) ? "this player" : g.names[side] || "?")).join(" vs ");
 }
 
-function item(g) {
+// A game of the list; to its owner, a game going on also has "Play here" (its seats move to this browser).
+function item(g, own) {
   const end = g.outcome || (g.status === "over" ? g.result : g.status);
   const text = [g.title, players(g), `${g.moves} move${g.moves === 1 ? "" : "s"}`, end].join(" · ");
-  return el("li", { "data-game": g.id }, el("a", { href: g.watch }, text));
+  const li = el("li", { "data-game": g.id }, el("a", { href: g.watch }, text));
+  if (own && (g.status === "playing" || g.status === "open")) {
+    const here = el("button", { type: "button", class: "play-here" }, "Play here");
+    here.addEventListener("click", () => api.seatHere(g.id).then(({ seat }) => {
+      keepToken(g.id, seat.token);
+      location.href = seat.link;
+    }, (e) => said(e.message)));
+    li.append(" ", here);
+  }
+  return li;
 }
 
 function said(text) {
   $("profile-said").textContent = text;
-}
-
-// Show the owner's controls to the owner only (again after each log-in or log-out).
-function showOwn(account, profileName) {
-  $("profile-own").hidden = !(account && account.name.toLowerCase() === profileName.toLowerCase());
 }
 
 function wireOwn() {
@@ -53,6 +59,8 @@ async function show() {
     profile = await api.profile(name);
   } catch (e) {
     $("profile-facts").textContent = e.message;
+    $("profile-own").hidden = true;
+    $("profile-games").replaceChildren();
     return;
   }
   document.title = `${profile.name} · morphchess`;
@@ -60,12 +68,14 @@ async function show() {
   const r = profile.results;
   $("profile-facts").textContent = `Playing since ${profile.created.slice(0, 10)} · `
     + `${r.won} won, ${r.lost} lost, ${r.drawn} drawn`;
-  $("profile-games").replaceChildren(...profile.games.map(item));
+  const { account } = await currentAccount();
+  const own = Boolean(account && account.name.toLowerCase() === profile.name.toLowerCase());
+  $("profile-own").hidden = !own; // the owner's controls to the owner only
+  $("profile-games").replaceChildren(...profile.games.map((g) => item(g, own)));
   if (!profile.games.length) $("profile-games").replaceChildren(el("li", {}, "No games yet."));
-  showOwn((await currentAccount()).account, profile.name);
-  window.addEventListener("morphchess:account", (e) => showOwn(e.detail, profile.name));
 }
 
 wireOwn();
+window.addEventListener("morphchess:account", show); // after each log-in or log-out
 
 show();
