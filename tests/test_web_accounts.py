@@ -155,6 +155,19 @@ def test_passwords_and_sessions_are_stored_hashed(app):
     assert browser.cookie() and browser.cookie() not in tokens
 
 
+def test_a_hash_of_weaker_parameters_is_made_again_at_log_in(app):
+    from argon2 import PasswordHasher
+    Browser(app).enter("signup", "ruth")
+    weak = PasswordHasher(time_cost=1, memory_cost=8192).hash(PASSWORD)
+    db = app.state.accounts.db
+    with db.write() as conn:
+        conn.execute(accounts.update().where(accounts.c.name_key == "ruth").values(password=weak))
+    assert Browser(app).enter("login", "ruth").status_code == 200
+    with db.read() as conn:
+        stored = conn.execute(select(accounts.c.password).where(accounts.c.name_key == "ruth")).scalar_one()
+    assert stored != weak and "m=65536" in stored
+
+
 def test_wrong_password_and_unknown_name_answer_alike(app):
     Browser(app).enter("signup", "erin")
     wrong = Browser(app).enter("login", "erin", "not the password")

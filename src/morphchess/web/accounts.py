@@ -184,6 +184,10 @@ class Accounts:
                                .where(accounts.c.name_key == name[:NAME_LENGTH[1] + 1].lower())).first()
         if not _verify(row.password if row else None, password[:PASSWORD_LENGTH[1] + 1]) or row is None:
             raise WrongCredentials("wrong name or password")
+        if _HASHER.check_needs_rehash(row.password):  # made with weaker parameters than today's
+            hashed = _hash(password)
+            with self.db.write() as conn:
+                conn.execute(accounts.update().where(accounts.c.id == row.id).values(password=hashed))
         return row.id
 
     def change_password(self, account_id: int, old: str, new: str) -> None:
