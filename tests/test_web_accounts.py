@@ -118,7 +118,7 @@ def test_seats_taken_while_logged_in_belong_to_the_account(app):
     player = Browser(app)
     player.enter("signup", "taker")
     made = player.new_game(mode="invite", side="white")
-    r = player.post(f"/api/games/{seek['id']}/accept")
+    r = player.post(f"/api/games/{seek['id']}/accept", name="someone else")  # the account's name wins
     assert r.status_code == 200, r.text
     friend = Browser(app)
     invite = friend.new_game(mode="invite", side="white")
@@ -126,6 +126,8 @@ def test_seats_taken_while_logged_in_belong_to_the_account(app):
     assert r.status_code == 200, r.text
     games = {g["id"]: g["sides"] for g in player.http.get("/api/players/taker").json()["games"]}
     assert games == {made["id"]: ["white"], seek["id"]: ["black"], invite["id"]: ["black"]}
+    names = [player.http.get(f"/api/games/{g['id']}").json()["names"] for g in (made, seek, invite)]
+    assert [names[0]["white"], names[1]["black"], names[2]["black"]] == ["taker"] * 3
 
 
 @pytest.mark.parametrize("name, why", [

@@ -176,10 +176,11 @@ def seat_here(request: Request, gid: str):
 
 
 def adopt(request: Request, gid: str, token: str) -> None:
-    """A seat taken by a logged-in request belongs to its account (the game routes call this)."""
+    """A seat taken by a logged-in request belongs to its account, and bears its name (the game routes
+    call this)."""
     account = account_of(request)
-    if account is not None:
-        _accounts(request).claim(account["id"], [(gid, token)])
+    if account is not None and _accounts(request).claim(account["id"], [(gid, token)]):
+        _accounts(request).sign(request.app.state.store, account["name"], gid, token)
 
 
 @router.get("/api/players/{name}", summary="a player's profile: games (newest first) and results")
