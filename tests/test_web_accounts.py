@@ -315,3 +315,12 @@ def test_a_seat_moves_only_for_its_own_account(app):
     assert error(owner.post("/api/account/games/nosuchgame/seat")) == "not_found"
     owner.post(f"/api/games/{game['id']}/resign", game["seat"]["token"])
     assert error(owner.post(f"/api/account/games/{game['id']}/seat")) == "conflict"
+
+
+def test_a_profile_lists_its_newest_games_only(app, monkeypatch):
+    monkeypatch.setattr("morphchess.web.accounts.PROFILE_GAMES", 3)
+    browser = Browser(app)
+    browser.enter("signup", "sam")
+    made = [browser.new_game(mode="invite", side="white")["id"] for _ in range(4)]
+    listed = [g["id"] for g in browser.http.get("/api/players/sam").json()["games"]]
+    assert listed == made[:0:-1]  # the newest three, newest first

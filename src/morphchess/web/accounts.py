@@ -18,9 +18,9 @@ import json
 import re
 import secrets
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
-from http.cookies import SimpleCookie
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -28,6 +28,7 @@ from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, sel
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import seats
@@ -38,13 +39,15 @@ from .store import Store
 from .talk import talk
 
 __all__ = ["accounts", "sessions", "account_seats", "Accounts", "CsrfGuard", "WrongCredentials", "check_name",
-           "check_password", "csrf_of", "COOKIE", "CSRF_HEADER", "SESSION_DAYS", "NAME_LENGTH", "PASSWORD_LENGTH"]
+           "check_password", "csrf_of", "cookie_of", "COOKIE", "CSRF_HEADER", "SESSION_DAYS", "NAME_LENGTH",
+           "PASSWORD_LENGTH", "PROFILE_GAMES"]
 
 COOKIE = "morphchess_session"
 CSRF_HEADER = "x-csrf-token"
 SESSION_DAYS = 30
 NAME_LENGTH = (3, 20)
 PASSWORD_LENGTH = (8, 200)
+PROFILE_GAMES = 200  # games a profile lists (the newest)
 _NAME = re.compile(r"[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*")  # ASCII only: no look-alike letters of other scripts
 _RESERVED = {"admin", "administrator", "anonymous", "engine", "guest", "moderator", "morphchess", "root",
              "spectator", "system", "white", "black", "player"}
@@ -120,19 +123,15 @@ def _verify(stored: str | None, password: str) -> bool:
             return False
 
 
-class _bounded:
+@contextmanager
+def _bounded() -> Iterator[None]:
     """At most two password hashes at once in a process; a third request waits up to 10 s, else Busy."""
-
-    def __enter__(self) -> None:
-        if not _HASHING.acquire(timeout=10):
-            raise Busy("the server is busy checking passwords; try again shortly", headers={"Retry-After": "5"})
-
-    def __exit__(self, *exc) -> None:
+    if not _HASHING.acquire(timeout=10):
+        raise Busy("the server is busy checking passwords; try again shortly", headers={"Retry-After": "5"})
+    try:
+        yield
+    finally:
         _HASHING.release()
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def csrf_of(session_token: str) -> str:
@@ -141,16 +140,12 @@ def csrf_of(session_token: str) -> str:
 
 
 def cookie_of(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
-    """The session token in a request's ``Cookie`` headers, or None."""
+    """The session token in a request's ``Cookie`` headers (read as Starlette reads them), or None."""
     for name, value in headers:
         if name.lower() == b"cookie":
-            jar: SimpleCookie = SimpleCookie()
-            try:
-                jar.load(value.decode("latin-1"))
-            except Exception:  # noqa: BLE001 - a malformed cookie header holds no session
-                continue
-            if COOKIE in jar and jar[COOKIE].value:
-                return jar[COOKIE].value
+            token = cookie_parser(value.decode("latin-1")).get(COOKIE)
+            if token:
+                return token
     return None
 
 
@@ -225,15 +220,15 @@ class Accounts:
         at = now()
         with self.db.write() as conn:
             if replaces:
-                conn.execute(sessions.delete().where(sessions.c.token == _digest(replaces)))
+                conn.execute(sessions.delete().where(sessions.c.token == seats.digest(replaces)))
             conn.execute(sessions.delete().where(sessions.c.expires <= at))
-            conn.execute(sessions.insert().values(token=_digest(token), account_id=account_id, created=at,
+            conn.execute(sessions.insert().values(token=seats.digest(token), account_id=account_id, created=at,
                                                   expires=at + timedelta(days=SESSION_DAYS)))
         return token
 
     def close_session(self, token: str) -> None:
         with self.db.write() as conn:
-            conn.execute(sessions.delete().where(sessions.c.token == _digest(token)))
+            conn.execute(sessions.delete().where(sessions.c.token == seats.digest(token)))
 
     def close_all(self, account_id: int) -> None:
         with self.db.write() as conn:
@@ -246,7 +241,7 @@ class Accounts:
         with self.db.read() as conn:
             row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.created, sessions.c.expires)
                                .join(sessions, sessions.c.account_id == accounts.c.id)
-                               .where(sessions.c.token == _digest(token))).mappings().first()
+                               .where(sessions.c.token == seats.digest(token))).mappings().first()
         if row is None or aware(row["expires"]) <= now():
             return None
         return {"id": row["id"], "name": row["name"], "created": aware(row["created"])}
@@ -298,7 +293,7 @@ class Accounts:
         return token, sides
 
     def profile(self, name: str) -> tuple[dict, list[tuple[dict, list[str]]]]:
-        """An account's public facts and its games (newest first), each with the sides it held."""
+        """An account's public facts and its newest :data:`PROFILE_GAMES` games, each with the sides it held."""
         with self.db.read() as conn:
             account = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.created)
                                    .where(accounts.c.name_key == name[:NAME_LENGTH[1] + 1].lower())).first()
@@ -307,9 +302,12 @@ class Accounts:
             rows = conn.execute(select(games, account_seats.c.side)
                                 .join(account_seats, account_seats.c.game_id == games.c.id)
                                 .where(account_seats.c.account_id == account.id)
-                                .order_by(games.c.updated.desc())).mappings().all()
+                                .order_by(games.c.updated.desc(), games.c.id)
+                                .limit(2 * PROFILE_GAMES)).mappings().all()  # a game: one seat or two
         played: dict[str, tuple[dict, list[str]]] = {}
         for row in rows:
+            if row["id"] not in played and len(played) == PROFILE_GAMES:
+                break
             game = played.setdefault(row["id"], ({k: v for k, v in row.items() if k != "side"}, []))
             game[1].append(row["side"])
         games_played = [(row, sorted(sides, key=seats.SIDES.index)) for row, sides in played.values()]
