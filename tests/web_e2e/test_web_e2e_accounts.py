@@ -21,12 +21,17 @@ def enter(page, action: str, name: str, password: str, shown: str = "Ann-1") -> 
 
 def test_sign_up_play_and_play_on_from_another_browser(pages):
     laptop = pages.open()
+    other_tab = laptop.context.new_page()  # opened before the log-in: it knows no CSRF token yet
+    other_tab.goto("/")
+    other_tab.wait_for_selector("body[data-ready='1']")
     anonymous = game_id(laptop)
     click_move(laptop, "e2", "e4", 1)
     enter(laptop, "signup", "Ann-1", "a long password")
     start(laptop, "chess")  # a game made while logged in: the page sends the CSRF token
     logged_in = game_id(laptop)
     click_move(laptop, "d2", "d4", 1)
+    start(other_tab, "chess")  # refused for want of the token, asked again, sent again
+    other_tab.wait_for_selector("#account-name:text-is('Ann-1')")
     phone = pages.open()
     assert phone.locator("#account-name").count() == 0
     enter(phone, "login", "ann-1", "a long password")

@@ -8,15 +8,9 @@ import { heldGames } from "./seats.js";
 
 const box = document.getElementById("account");
 
-// Take the server's answer as the account now and tell the page (this control, the profile's own ones).
-export function changed(answer) {
-  accountChanged(answer);
-  window.dispatchEvent(new CustomEvent("morphchess:account", { detail: answer.account }));
-}
-
 function loggedIn(account) {
   const out = el("button", { type: "button", id: "account-logout" }, "Log out");
-  out.addEventListener("click", async () => changed(await api.logOut()));
+  out.addEventListener("click", async () => accountChanged(await api.logOut()));
   box.replaceChildren(el("a", { href: account.profile, id: "account-name" }, account.name), " ", out);
 }
 
@@ -34,7 +28,7 @@ function loggedOut() {
     const action = e.submitter ? e.submitter.value : "login";
     said.textContent = "";
     try {
-      changed(await (action === "signup" ? api.signUp : api.logIn)(name.value, password.value, heldGames()));
+      accountChanged(await (action === "signup" ? api.signUp : api.logIn)(name.value, password.value, heldGames()));
     } catch (err) {
       said.textContent = err.message;
     }

@@ -35,9 +35,11 @@ export function currentAccount() {
   });
 }
 
+// Take a log-in's or log-out's answer as the account now, and tell the page (event morphchess:account).
 export function accountChanged(answer) {
   accountAsked = Promise.resolve(answer);
   csrf = answer.csrf || null;
+  window.dispatchEvent(new CustomEvent("morphchess:account", { detail: answer.account }));
 }
 
 // The headers of a change made outside this module (the editor, the lab): the CSRF token when logged in.
@@ -54,7 +56,16 @@ function messageOf(status, text) {
   return text.trim().slice(0, 300) || `the server answered ${status}`;
 }
 
-async function call(method, path, body) {
+// A refusal for want of the CSRF token: the account changed in another tab since this page asked.
+function csrfRefused(status, text) {
+  try {
+    return status === 403 && JSON.parse(text).error.code === "csrf";
+  } catch (e) {
+    return false;
+  }
+}
+
+async function call(method, path, body, again = true) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
@@ -69,6 +80,11 @@ async function call(method, path, body) {
     text = await response.text();
   } catch (e) {
     throw new ApiError(0, "connection lost: the server did not answer");
+  }
+  if (again && csrfRefused(response.status, text)) {
+    accountAsked = null; // ask again which account this browser is logged in as, and send the change once more
+    accountChanged(await currentAccount());
+    return call(method, path, body, false);
   }
   if (!response.ok) throw new ApiError(response.status, messageOf(response.status, text));
   const type = response.headers.get("Content-Type") || "";

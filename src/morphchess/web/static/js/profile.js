@@ -1,8 +1,7 @@
 // A player's profile page (/players/NAME): their games and results; to the player themself, also log
 // out everywhere, a new password and deleting the account.  Every string from the server goes in as text.
 
-import { changed } from "./account.js";
-import { api, currentAccount } from "./api.js";
+import { accountChanged, api, currentAccount } from "./api.js";
 import { el } from "./dom.js";
 import { keepToken } from "./seats.js";
 
@@ -36,7 +35,7 @@ function said(text) {
 
 function wireOwn() {
   const done = (answer, text) => {
-    changed(answer);
+    accountChanged(answer);
     said(text);
   };
   $("profile-everywhere").addEventListener("click", () => api.logOutEverywhere()
