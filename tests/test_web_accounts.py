@@ -170,6 +170,18 @@ def test_a_hash_of_weaker_parameters_is_made_again_at_log_in(app):
     assert stored != weak and "m=65536" in stored
 
 
+def test_an_unknown_name_costs_the_same_hash_as_a_known_one(app):
+    """Timing: an unknown name is verified against a hash of the same parameters as every stored one."""
+    from argon2 import extract_parameters
+
+    from morphchess.web import accounts as model
+    Browser(app).enter("signup", "tess")
+    with app.state.accounts.db.read() as conn:
+        stored = conn.execute(select(accounts.c.password).where(accounts.c.name_key == "tess")).scalar_one()
+    assert extract_parameters(model._NOBODY) == extract_parameters(stored)
+    assert not model._verify(None, PASSWORD) and model._verify(stored, PASSWORD)
+
+
 def test_wrong_password_and_unknown_name_answer_alike(app):
     Browser(app).enter("signup", "erin")
     wrong = Browser(app).enter("login", "erin", "not the password")
