@@ -271,8 +271,10 @@ def test_deleting_the_account_keeps_its_games_without_its_name(app):
     game = browser.new_game(mode="invite", side="white", name="leo")
     browser.post(f"/api/games/{game['id']}/talk", game["seat"]["token"], text="hello")
     assert browser.post("/api/account/delete", password="wrong password").status_code == 401
+    version = browser.http.get(f"/api/games/{game['id']}").json()["version"]
     assert browser.post("/api/account/delete", password=PASSWORD).status_code == 200
     kept = browser.http.get(f"/api/games/{game['id']}").json()
+    assert kept["version"] == version + 1  # the pages showing it read it again
     assert kept["status"] == "playing" and "leo" not in str(kept.get("names", kept))
     talk = browser.http.get(f"/api/games/{game['id']}/talk").json()
     assert "leo" not in str(talk)

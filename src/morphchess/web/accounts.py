@@ -193,19 +193,21 @@ class Accounts:
             conn.execute(accounts.update().where(accounts.c.id == account_id).values(password=hashed))
             conn.execute(sessions.delete().where(sessions.c.account_id == account_id))
 
-    def delete(self, account_id: int, password: str) -> None:
+    def delete(self, account_id: int, password: str) -> set[str]:
         """Delete the account (the password must fit): its sessions and seats go, its games stay with
-        the names of its seats (and of its players' talk in them) emptied."""
+        the names of its seats (and of its players' talk in them) emptied; the ids of those games."""
         self._check_password(account_id, password)
         with self.db.write() as conn:
             mine = conn.execute(select(account_seats.c.game_id, account_seats.c.side)
                                 .where(account_seats.c.account_id == account_id)).all()
-            for gid, side in mine:
-                conn.execute(games.update().where(games.c.id == gid).values({f"{side}_name": None}))
+            for gid, side in mine:  # a new version: the pages that show the game read it again
+                conn.execute(games.update().where(games.c.id == gid)
+                             .values({f"{side}_name": None, "version": games.c.version + 1}))
                 conn.execute(talk.update().where(talk.c.game_id == gid, talk.c.side == side,
                                                  talk.c.role == "player").values(name=None))
                 self.db.notify(conn, gid)
             conn.execute(accounts.delete().where(accounts.c.id == account_id))
+        return {gid for gid, _side in mine}
 
     def _check_password(self, account_id: int, password: str) -> None:
         with self.db.read() as conn:

@@ -157,7 +157,8 @@ def change_password(request: Request, response: Response, body: PasswordChange):
 def delete(request: Request, response: Response, body: Password):
     account = _needed(request)
     check(request, "login")
-    _accounts(request).delete(account["id"], body.password)
+    for gid in _accounts(request).delete(account["id"], body.password):
+        request.app.state.store.changed(gid)
     return _logged_out(response)
 
 
