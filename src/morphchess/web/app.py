@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from .. import library
 from . import apidocs, errors
 from .access import AccessLog, log_to_stderr
+from .accounts import Accounts, CsrfGuard
 from .bots import Bots, search_limits
 from .caches import MB
 from .catalog import Catalog, describe
@@ -31,6 +32,7 @@ from .headers import SecurityHeaders
 from .labs import Labs
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
+from .routes.accounts import router as accounts_router
 from .routes.analysis import router as analysis_router
 from .routes.editor import router as editor_router
 from .routes.games import lobby_lists
@@ -96,7 +98,9 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
     app.state.hub, app.state.talk_hub = hub, talk_hub
     app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
+    app.state.accounts = Accounts(db)
     errors.install(app)
+    app.add_middleware(CsrfGuard)
     app.add_middleware(errors.BodyLimit)
     app.add_middleware(errors.AnswerLimit)
     app.add_middleware(AccessLog)
@@ -113,6 +117,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.include_router(lobby_router)
     app.include_router(editor_router)
     app.include_router(pictures_router)
+    app.include_router(accounts_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))
     return app

@@ -67,6 +67,8 @@ class Limits:
                                          "client (and one seat of a game) may send a minute")
     seeks_per_minute: int = _option(10, "open seeks one client may post in the lobby a minute")
     checks_per_minute: int = _option(60, "definitions the live editor may check for one client a minute")
+    logins_per_minute: int = _option(10, "log-ins (and password changes) a minute, from one client and for one name")
+    signups_per_minute: int = _option(3, "accounts made a minute, from one client and with one name")
     engine_games: int = _option(2, "engine searches running at once in a server process (the rest wait)")
     engine_seconds: float = _option(10.0, "longest engine search, whatever the level and board", 0.1)
     definitions_cached: int = _option(16, "compiled pasted definitions kept in memory (least recently used)")
@@ -89,7 +91,8 @@ class Limits:
         """Limits whose every rate is ``per_minute`` (tests; a large number switches them off)."""
         return cls(games_per_minute=per_minute, pastes_per_minute=per_minute, imports_per_minute=per_minute,
                    labs_per_hour=per_minute * 60, talk_per_minute=per_minute,
-                   checks_per_minute=per_minute, offers_per_minute=per_minute, seeks_per_minute=per_minute)
+                   checks_per_minute=per_minute, offers_per_minute=per_minute, seeks_per_minute=per_minute,
+                   logins_per_minute=per_minute, signups_per_minute=per_minute)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:

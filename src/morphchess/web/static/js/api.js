@@ -18,9 +18,34 @@ export function useToken(token) {
   seatToken = token || null;
 }
 
-// The headers a streamed request sends (the seat token, as every call does).
+// The headers a streamed request sends (the seat token and the CSRF token, as every call does).
 export function authHeaders() {
-  return seatToken ? { Authorization: `Bearer ${seatToken}` } : {};
+  return { ...(seatToken ? { Authorization: `Bearer ${seatToken}` } : {}), ...(csrf ? { "X-CSRF-Token": csrf } : {}) };
+}
+
+// The account logged in ({account, csrf}), asked once a page; a change of it (log-in, log-out) is told here.
+let csrf = null; // sent with every change while logged in (the server refuses a change with the cookie alone)
+let accountAsked = null;
+
+export function currentAccount() {
+  accountAsked ??= call("GET", "/api/account").catch(() => ({ account: null }));
+  return accountAsked.then((answer) => {
+    csrf = answer.csrf || null;
+    return answer;
+  });
+}
+
+// Take a log-in's or log-out's answer as the account now, and tell the page (event morphchess:account).
+export function accountChanged(answer) {
+  accountAsked = Promise.resolve(answer);
+  csrf = answer.csrf || null;
+  window.dispatchEvent(new CustomEvent("morphchess:account", { detail: answer.account }));
+}
+
+// The headers of a change made outside this module (the editor, the lab): the CSRF token when logged in.
+export async function writeHeaders() {
+  await currentAccount();
+  return csrf ? { "X-CSRF-Token": csrf } : {};
 }
 
 function messageOf(status, text) {
@@ -31,13 +56,23 @@ function messageOf(status, text) {
   return text.trim().slice(0, 300) || `the server answered ${status}`;
 }
 
-async function call(method, path, body) {
+// A refusal for want of the CSRF token: the account changed in another tab since this page asked.
+function csrfRefused(status, text) {
+  try {
+    return status === 403 && JSON.parse(text).error.code === "csrf";
+  } catch (e) {
+    return false;
+  }
+}
+
+async function call(method, path, body, again = true) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
   if (seatToken) options.headers.Authorization = `Bearer ${seatToken}`;
+  if (method !== "GET") Object.assign(options.headers, await writeHeaders());
   let response;
   let text;
   try {
@@ -45,6 +80,11 @@ async function call(method, path, body) {
     text = await response.text();
   } catch (e) {
     throw new ApiError(0, "connection lost: the server did not answer");
+  }
+  if (again && csrfRefused(response.status, text)) {
+    accountAsked = null; // ask again which account this browser is logged in as, and send the change once more
+    accountChanged(await currentAccount());
+    return call(method, path, body, false);
   }
   if (!response.ok) throw new ApiError(response.status, messageOf(response.status, text));
   const type = response.headers.get("Content-Type") || "";
@@ -80,5 +120,13 @@ export const api = {
   myGames: (games) => call("POST", "/api/mygames", { games }),
   talk: (id, text, name) => call("POST", `${game(id)}/talk`, { text, name }),
   talkSpectators: (id, open) => call("POST", `${game(id)}/talk/spectators`, { open }),
+  signUp: (name, password, seats) => call("POST", "/api/account/signup", { name, password, seats }),
+  logIn: (name, password, seats) => call("POST", "/api/account/login", { name, password, seats }),
+  logOut: () => call("POST", "/api/account/logout"),
+  logOutEverywhere: () => call("POST", "/api/account/logout-everywhere"),
+  changePassword: (old, fresh) => call("POST", "/api/account/password", { old, new: fresh }),
+  deleteAccount: (password) => call("POST", "/api/account/delete", { password }),
+  seatHere: (id) => call("POST", `/api/account/games/${encodeURIComponent(id)}/seat`),
+  profile: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   talkEventsUrl: (id, player, since) => `${game(id)}/talk/events?since=${since}${player ? "&player=true" : ""}`,
 };

@@ -7,6 +7,7 @@
 // Also here: "Picture of the game's position", the game shown as an SVG picture to share
 // (GET /api/pictures/{variant}.svg with the last move as an arrow and a king in check highlighted).
 
+import { writeHeaders } from "./api.js";
 import { el, svgImage } from "./dom.js";
 import { renderLegend } from "./legend.js";
 import { lastGame } from "./seats.js";
@@ -17,7 +18,7 @@ const LAB_GAMES = "4";
 
 async function post(path, body) {
   const response = await fetch(path, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "Content-Type": "application/json", ...(await writeHeaders()) }, body: JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error((data.error && data.error.message) || `the server answered ${response.status}`);

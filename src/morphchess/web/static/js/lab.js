@@ -1,12 +1,13 @@
 // The Lab panel: a small self-play lab on the current variant or a pasted definition, run by the
 // server in the background (POST /api/lab), its progress polled, its report shown when done.
 
+import { writeHeaders } from "./api.js";
 import { el } from "./dom.js";
 
 const POLL_MS = 1000;
 
 async function request(method, path, body) {
-  const options = { method, headers: {} };
+  const options = { method, headers: method === "GET" ? {} : await writeHeaders() };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);

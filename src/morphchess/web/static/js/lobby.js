@@ -4,13 +4,16 @@
 // (the server's own HTML, parsed inertly: no script in it runs).
 
 const SECTIONS = ["open", "playing", "finished"];
+// A change sent with the session cookie needs its CSRF token (docs/security.md).
+const csrf = fetch("/api/account").then((r) => r.json()).then((a) => a.csrf || null, () => null);
 
 document.addEventListener("click", async (e) => {
   const button = e.target.closest("button.accept");
   if (!button) return;
   const name = document.getElementById("name").value || null;
   const response = await fetch(`/api/games/${encodeURIComponent(button.dataset.game)}/accept`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }),
+    method: "POST", body: JSON.stringify({ name }),
+    headers: { "Content-Type": "application/json", ...((await csrf) ? { "X-CSRF-Token": await csrf } : {}) },
   });
   const answer = await response.json().catch(() => ({}));
   if (response.ok) location.href = answer.seat.link;

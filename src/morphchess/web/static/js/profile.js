@@ -1,0 +1,80 @@
+// A player's profile page (/players/NAME): their games and results; to the player themself, also log
+// out everywhere, a new password and deleting the account.  Every string from the server goes in as text.
+
+import { accountChanged, api, currentAccount } from "./api.js";
+import { el } from "./dom.js";
+import { keepToken } from "./seats.js";
+
+const $ = (id) => document.getElementById(id);
+const name = decodeURIComponent(location.pathname.split("/").pop());
+
+function players(g) {
+  return ["white", "black"].map((side) => (g.players[side] === "engine" ? "engine"
+    : g.sides.includes(side) ? "this player" : g.names[side] || "?")).join(" vs ");
+}
+
+// A game of the list; to its owner, a game going on also has "Play here" (its seats move to this browser).
+function item(g, own) {
+  const end = g.outcome || (g.status === "over" ? g.result : g.status);
+  const text = [g.title, players(g), `${g.moves} move${g.moves === 1 ? "" : "s"}`, end].join(" · ");
+  const li = el("li", { "data-game": g.id }, el("a", { href: g.watch }, text));
+  if (own && (g.status === "playing" || g.status === "open")) {
+    const here = el("button", { type: "button", class: "play-here" }, "Play here");
+    here.addEventListener("click", () => api.seatHere(g.id).then(({ seat }) => {
+      keepToken(g.id, seat.token);
+      location.href = seat.link;
+    }, (e) => said(e.message)));
+    li.append(" ", here);
+  }
+  return li;
+}
+
+function said(text) {
+  $("profile-said").textContent = text;
+}
+
+function wireOwn() {
+  const done = (answer, text) => {
+    accountChanged(answer);
+    said(text);
+  };
+  $("profile-everywhere").addEventListener("click", () => api.logOutEverywhere()
+    .then((a) => done(a, "Logged out everywhere."), (e) => said(e.message)));
+  $("profile-password").addEventListener("submit", (e) => {
+    e.preventDefault();
+    api.changePassword($("profile-old").value, $("profile-new").value)
+      .then((a) => done(a, "Password changed; your other sessions ended."), (err) => said(err.message));
+  });
+  $("profile-delete").addEventListener("submit", (e) => {
+    e.preventDefault();
+    api.deleteAccount($("profile-delete-password").value)
+      .then((a) => done(a, "The account is deleted."), (err) => said(err.message));
+  });
+}
+
+async function show() {
+  let profile;
+  try {
+    profile = await api.profile(name);
+  } catch (e) {
+    $("profile-facts").textContent = e.message;
+    $("profile-own").hidden = true;
+    $("profile-games").replaceChildren();
+    return;
+  }
+  document.title = `${profile.name} · morphchess`;
+  $("profile-name").textContent = profile.name;
+  const r = profile.results;
+  $("profile-facts").textContent = `Playing since ${profile.created.slice(0, 10)} · `
+    + `${r.won} won, ${r.lost} lost, ${r.drawn} drawn`;
+  const { account } = await currentAccount();
+  const own = Boolean(account && account.name.toLowerCase() === profile.name.toLowerCase());
+  $("profile-own").hidden = !own; // the owner's controls to the owner only
+  $("profile-games").replaceChildren(...profile.games.map((g) => item(g, own)));
+  if (!profile.games.length) $("profile-games").replaceChildren(el("li", {}, "No games yet."));
+}
+
+wireOwn();
+window.addEventListener("morphchess:account", show); // after each log-in or log-out
+
+show();
