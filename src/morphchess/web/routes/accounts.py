@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from ..accounts import COOKIE, NAME_LENGTH, PASSWORD_LENGTH, SESSION_DAYS, Accounts, cookie_of, csrf_of
 from ..errors import ApiError
 from ..gameview import summary_view
-from ..limits import check
+from ..limits import check, client_key
 from .mygames import MAX_GAMES, Held
 
 __all__ = ["router", "adopt", "account_of"]
@@ -79,10 +79,11 @@ def _https(request: Request) -> bool:
     return limits.trusts(peer) and forwarded == "https"
 
 
-def _name_check(request: Request, action: str, name: str) -> None:
-    """Count one ``action`` for the name, whoever sends it (a flood spread over many addresses)."""
+def _limited(request: Request, action: str, name: str) -> None:
+    """Count one ``action`` for the client and for the name, whoever sends it (a flood spread over many
+    addresses), or refuse it (429) if either is one too many."""
     key = "n" + hashlib.sha256(name.lower().encode()).hexdigest()[:15]
-    request.app.state.limiter.check(key, action)
+    request.app.state.limiter.check([client_key(request), key], action)
 
 
 def _logged_in(request: Request, response: Response, account_id: int, seats: list[Held]) -> dict:
@@ -118,15 +119,13 @@ def me(request: Request, response: Response):
 
 @router.post("/api/account/signup", summary="make an account and log in; the seats given are claimed")
 def sign_up(request: Request, response: Response, body: Credentials):
-    check(request, "signup")
-    _name_check(request, "signup", body.name)
+    _limited(request, "signup", body.name)
     return _logged_in(request, response, _accounts(request).sign_up(body.name, body.password), body.seats)
 
 
 @router.post("/api/account/login", summary="log in (a new session); the seats given are claimed")
 def log_in(request: Request, response: Response, body: Credentials):
-    check(request, "login")
-    _name_check(request, "login", body.name)
+    _limited(request, "login", body.name)
     return _logged_in(request, response, _accounts(request).log_in(body.name, body.password), body.seats)
 
 
