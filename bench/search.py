@@ -15,6 +15,7 @@ import random
 from morphchess import Position, builtin, variant_names
 from morphchess.engine import search
 from morphchess.notation import move_to_coord
+from morphchess.position import compiled
 
 
 def positions(name: str, seed: int = 7) -> list[tuple[str, Position]]:
@@ -35,6 +36,7 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=5)
     ap.add_argument("--variants", nargs="+", default=variant_names())
     args = ap.parse_args()
+    print(f"morphchess's {'compiled' if compiled() else 'pure-Python'} core (MORPHCHESS_PURE=1: the source)\n")
     print("| variant | position | depth | seconds to depth 1..N | nodes | nodes/s | best |")
     print("|---|---|---|---|---|---|---|")
     for name in args.variants:

@@ -11,24 +11,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import InputError
 from .move import Kind, Move
 from .pieces import code
 from .variant import BLACK, WHITE, Variant
 
-__all__ = ["Position", "Outcome", "PositionError", "compiled"]
+__all__ = ["Position", "Outcome", "PositionError", "Undo", "compiled"]
 
 NORMAL, DOUBLE, EN_PASSANT, CASTLE, TRANSFORM, DROP, LEGS, UNLOAD = (
     Kind.NORMAL, Kind.DOUBLE, Kind.EN_PASSANT, Kind.CASTLE, Kind.TRANSFORM, Kind.DROP, Kind.LEGS, Kind.UNLOAD)
 
 
-try:  # Cython is needed only to build the compiled core; without it this module runs as its source
-    import cython
+if TYPE_CHECKING:
+    from . import _cython as cython
+else:  # Cython is needed only to build the compiled core; without it this module runs as its source
+    try:
+        import cython
+    except ImportError:  # the few names of Cython's pure-Python mode this module uses
+        from . import _cython as cython
 
-    _COMPILED = cython.compiled
-except ImportError:
-    _COMPILED = False
+_COMPILED = cython.compiled
 
 
 def compiled() -> bool:
@@ -53,6 +57,28 @@ class Outcome:
     def __str__(self) -> str:
         who = "draw" if self.winner is None else ("White wins" if self.winner == WHITE else "Black wins")
         return f"{who} by {self.termination} ({self.result()})"
+
+
+class Undo:
+    """What :meth:`Position.unmake` needs to take back one move: the ``move`` (None for a null
+    move), the code of the mover before it (``piece``), what it took (``taken``: the code that stood
+    on the target; for en passant the victim's code; for a multi-leg move ``(code on the target,
+    codes taken on the way)``), and the position's en-passant state, halfmove clock, hash, royal
+    squares, castling rights and hands before it.  Compiled, an extension type (``position.pxd``)."""
+
+    __slots__ = ("move", "piece", "taken", "ep", "halfmove", "hash", "royals", "rights", "hands")
+
+    def __init__(self, move: Move | None, piece: int, taken, ep: tuple | None, halfmove: int, hash: int,
+                 royals: tuple, rights: int, hands: tuple) -> None:
+        self.move = move
+        self.piece = piece
+        self.taken = taken
+        self.ep = ep
+        self.halfmove = halfmove
+        self.hash = hash
+        self.royals = royals
+        self.rights = rights
+        self.hands = hands
 
 
 class Position:
@@ -108,7 +134,7 @@ class Position:
         self.turn = turn
         self.halfmove = halfmove
         self.fullmove = fullmove
-        self._stack: list = []
+        self._stack: list[Undo] = []
         self.ep = None
         if ep is not None:
             squares, victim = ep
@@ -221,6 +247,8 @@ class Position:
         return p
 
     # -- attacks -----------------------------------------------------------------
+    @cython.locals(b=list, sq=cython.Py_ssize_t, by=cython.Py_ssize_t, src=cython.Py_ssize_t, s=cython.Py_ssize_t,
+                   x=cython.Py_ssize_t)
     def attacked(self, sq: int, by: int) -> bool:
         """Is ``sq`` attacked by a piece of colour ``by``?"""
         b = self.board
@@ -237,8 +265,12 @@ class Position:
                         return True
                     break
         for src, blockers, codes in lame:
-            if b[src] in codes and not any(b[x] for x in blockers):
-                return True
+            if b[src] in codes:
+                for x in blockers:
+                    if b[x]:
+                        break
+                else:
+                    return True
         if hops and self._hopped(sq, hops):
             return True
         return t.complex_attacks and self._path_attack(sq, by)
@@ -351,6 +383,8 @@ class Position:
         piece too (the search's quiescence uses it for moves that gain by morphing)."""
         return self._walk(quiet_from or self.t.no_quiet)
 
+    @cython.locals(b=list, out=list, us=cython.Py_ssize_t, sq=cython.Py_ssize_t, p=cython.Py_ssize_t,
+                   q=cython.Py_ssize_t, to=cython.Py_ssize_t, x=cython.Py_ssize_t, start=cython.Py_ssize_t)
     def _walk(self, quiet_from: list | None) -> list[Move]:
         """The one walk over the compiled tables: every pseudo-legal move, or only captures plus the
         quiet moves of the pieces ``quiet_from`` names (None: all quiet moves and transformations)."""
@@ -462,10 +496,13 @@ class Position:
         """The counter-strike rule: did the last move take a counterStrike piece with a piece of
         another type (then no counterStrike piece may be taken now)?"""
         entry = self._stack[-1] if self._stack else None
-        if entry is None or entry[0] is None or entry[11] is CASTLE or entry[11] is UNLOAD:
+        if entry is None or entry.move is None:
             return False
-        taken = (entry[2][0],) + entry[2][1] if entry[11] is LEGS else (entry[2],)
-        return self._strikes(entry[1], taken)
+        kind = entry.move[3]
+        if kind is CASTLE or kind is UNLOAD:
+            return False
+        taken = (entry.taken[0],) + entry.taken[1] if kind is LEGS else (entry.taken,)
+        return self._strikes(entry.piece, taken)
 
     def _strikes(self, piece: int, taken: tuple) -> bool:
         """Does ``piece``, taking the codes ``taken``, start a counter-strike ban?"""
@@ -741,6 +778,8 @@ class Position:
         return 0 if sq is None else self.board[sq]
 
     # -- make / unmake ---------------------------------------------------------
+    @cython.locals(b=list, frm=cython.Py_ssize_t, to=cython.Py_ssize_t, new=cython.Py_ssize_t,
+                   piece=cython.Py_ssize_t, us=cython.Py_ssize_t, saved=Undo)
     def make(self, m: Move) -> None:
         """Play a move (legal or at least pseudo-legal) on this position."""
         frm, to, new, kind, extra = m
@@ -751,9 +790,7 @@ class Position:
         cap = b[to]
         us = self.turn
         ep = self.ep
-        # the undo entry repeats the move's fields: unpacking a plain tuple is faster than a Move
-        saved: tuple = (m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands, frm, to,
-                        kind, extra)
+        saved = Undo(m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands)
         h = self.hash ^ t.zob_side ^ z[piece][frm] ^ z[new][to]
         if ep:
             h ^= ep[2]
@@ -773,9 +810,8 @@ class Position:
             b[frm] = new
             self.halfmove += 1
         elif kind is LEGS:
-            h, legs_taken = self._make_legs(m, piece, h)
-            saved = saved[:2] + (legs_taken,) + saved[3:]
-            cap = legs_taken[0]
+            h, saved.taken = self._make_legs(m, piece, h)
+            cap = saved.taken[0]
         elif kind is UNLOAD:
             h = self._make_unload(m, piece, cap, h)
             cap = 0
@@ -799,7 +835,7 @@ class Position:
                 h ^= eph
             elif kind is EN_PASSANT:
                 victim = extra[0]
-                cap = b[victim]
+                cap = saved.taken = b[victim]  # the victim stands beside the target
                 b[victim] = 0
                 h ^= z[cap][victim]
             elif kind is DROP:
@@ -818,7 +854,7 @@ class Position:
         if t.special_make:
             if m in t.from_hand and piece >> 2 != new >> 2:  # not the same move of a piece already of the type
                 h = self._from_hand(h, new, us)
-            victims = saved[2][1] if kind is LEGS else ()
+            victims = saved.taken[1] if kind is LEGS else ()
             if t.to_hand and (cap or victims):
                 h = self._to_hand(h, (cap,) + victims)
             if any(royal[x] for x in victims):
@@ -829,8 +865,6 @@ class Position:
             self.fullmove += 1
         self.turn = us ^ 1
         self.hash = h
-        if cap != saved[2] and kind is EN_PASSANT:  # the victim stood elsewhere
-            saved = saved[:2] + (cap,) + saved[3:]
         self._stack.append(saved)
 
     def _to_hand(self, h: int, taken: tuple) -> int:
@@ -925,8 +959,7 @@ class Position:
         """Pass the turn (the search's null move); :meth:`unmake` takes it back."""
         ep = self.ep
         struck = self.t.counter_strike and self._struck()
-        self._stack.append((None, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands, 0, 0, None,
-                            ()))
+        self._stack.append(Undo(None, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands))
         self.hash ^= self.t.zob_side ^ (ep[2] if ep else 0) ^ (self.t.zob_strike if struck else 0)
         self.ep = None
         self.halfmove = 0
@@ -934,10 +967,14 @@ class Position:
             self.fullmove += 1
         self.turn ^= 1
 
+    @cython.locals(b=list, frm=cython.Py_ssize_t, to=cython.Py_ssize_t, undo=Undo)
     def unmake(self) -> None:
         """Take back the last move made with :meth:`make` (or :meth:`make_null`)."""
-        m, piece, cap, ep, half, h, royals, rights, hands, frm, to, kind, extra = self._stack.pop()
+        undo = self._stack.pop()
+        m = undo.move
         if m is not None:
+            frm, to, _new, kind, extra = m
+            cap = undo.taken
             b = self.board
             if kind is NORMAL:
                 b[to] = cap
@@ -957,16 +994,16 @@ class Position:
                 b[to] = cap
             else:
                 b[to] = cap
-            b[frm] = piece
+            b[frm] = undo.piece
         self.turn ^= 1
         if self.turn == BLACK:
             self.fullmove -= 1
-        self.ep = ep
-        self.halfmove = half
-        self.hash = h
-        self.royals = royals
-        self.rights = rights
-        self.hands = hands
+        self.ep = undo.ep
+        self.halfmove = undo.halfmove
+        self.hash = undo.hash
+        self.royals = undo.royals
+        self.rights = undo.rights
+        self.hands = undo.hands
 
     # -- end of game -------------------------------------------------------------
     def material(self, colour: int) -> list[int]:
@@ -978,7 +1015,7 @@ class Position:
 
     def history(self) -> list[int]:
         """Hashes of the positions before each move made since the position was set up, oldest first."""
-        return [entry[5] for entry in self._stack]
+        return [entry.hash for entry in self._stack]
 
     def repetitions(self) -> int:
         """How often the current position has occurred since the position was set up."""
@@ -986,7 +1023,7 @@ class Position:
         h = self.hash
         back = min(self.halfmove, len(self._stack))
         for i in range(2, back + 1, 2):
-            if self._stack[-i][5] == h:
+            if self._stack[-i].hash == h:
                 n += 1
         return n
 

@@ -1,0 +1,9 @@
+"""The names of Cython's pure-Python mode that the core uses, for the pure-Python path without Cython."""
+
+compiled = False
+Py_ssize_t = int
+
+
+def locals(**types):
+    """``@cython.locals(...)``: types for the compiler, nothing when the source runs."""
+    return lambda function: function
