@@ -19,7 +19,7 @@ ROOT = "morphchess"
 # The layers of docs/architecture.md, lowest first: a module may import its own layer and those below.
 # A pattern names a module by its dotted path inside the package ("engine.*": every module of engine/).
 LAYERS: list[tuple[str, list[str]]] = [
-    ("base", ["errors", "pieces", "move", "_source", "ratings", "cjk_glyphs"]),
+    ("base", ["errors", "pieces", "move", "_source", "_cython", "ratings", "cjk_glyphs"]),
     ("definitions", ["betza", "shuffle", "tables", "variant", "idiagram", "fairy_ini", "loader", "variants",
                      "library", "convert", "boardstyle"]),
     ("position", ["position"]),
