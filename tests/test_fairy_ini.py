@@ -89,10 +89,10 @@ def test_pockets_and_drops_from_start_fen():
 @pytest.mark.parametrize("section,key", [
     ("[x:chess]\nmustCapture = true\n", "mustCapture"),
     ("[x:crazyhouse]\n", "capturesToHand"),                       # promoted pieces demote in FSF
-    ("[x:chess]\nflagRegion = *8\nflagPiece = k\n", "flag"),
+    ("[x:chess]\nflagRegion = *8\nflagPiece = k\nflagPieceSafe = true\n", "flagPieceSafe"),
     ("[x:chess]\ncastlingQueensideFile = f\n", "castlingQueensideFile"),  # the king away from its partner
     ("[x:chess]\npromotionRegionWhite = *7 *8\n", "promotionRegionWhite"),  # Black's zone differs
-    ("[x:chess]\nchecking = false\n", "checking"),
+    ("[x:chess]\ndupleCheck = true\n", "dupleCheck"),
     ("[x:chess]\nstalemateValue = win\n", "stalemateValue"),
     ("[x:chess]\nmobilityRegionWhiteKing = e1\n", "mobilityRegionWhiteKing"),
     ("[x:chess]\ntripleStepRegionWhite = *2\n", "tripleStepRegionWhite"),

@@ -49,6 +49,9 @@ _SPECIAL_PIECES = {"janggiCannon": "cannot jump over or capture cannons",
                    "janggiElephant": "moves by Janggi's blocking rule",
                    "immobile": "never moves (a wall)"}
 
+# The flag rules' keys (read by _flags): flagPiece = * is any piece, whiteFlag and blackFlag are old spellings
+FLAG_KEYS = ("flagPiece", "flagPieceWhite", "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
+             "whiteFlag", "blackFlag", "flagPieceCount", "flagMove")
 # Keys read into the rules.  Booleans are "true"/"false"; regions are Fairy-Stockfish's square lists.
 PLAYED = {
     "maxRank", "maxFile", "startFen", "pieceDrops", "capturesToHand", "dropLoop", "firstRankPawnDrops",
@@ -64,6 +67,7 @@ PLAYED = {
     "nFoldRule", "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
+    *FLAG_KEYS,
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
@@ -89,9 +93,7 @@ REFUSED = {
     "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
     "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
     "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
-    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "flagPiece": "*", "flagPieceWhite": "*",
-    "flagPieceBlack": "*", "flagRegion": "", "flagRegionWhite": "", "flagRegionBlack": "", "whiteFlag": "",
-    "blackFlag": "", "flagPieceCount": "1", "flagPieceBlockedWin": "false", "flagMove": "false",
+    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "flagPieceBlockedWin": "false",
     "flagPieceSafe": "false", "checkCounting": "false", "connectN": "0", "connectPieceTypes": "*",
     "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true", "connectRegion1White": "",
     "connectRegion2White": "", "connectRegion1Black": "", "connectRegion2Black": "", "connectNxN": "0",
@@ -103,7 +105,7 @@ _SETS = {"pawnTypes", "promotionPawnTypes", "promotionPawnTypesWhite", "promotio
          "enPassantTypesWhite", "enPassantTypesBlack", "castlingRookPieces", "castlingRookPiecesWhite",
          "castlingRookPiecesBlack", "castlingRookPiece", "extinctionPieceTypes", "nMoveRuleTypes",
          "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "castlingKingPiece", "castlingKingPieceWhite",
-         "castlingKingPieceBlack"}
+         "castlingKingPieceBlack", "flagPiece", "flagPieceWhite", "flagPieceBlack"}
 _TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
 
 
@@ -349,6 +351,10 @@ class _Out:
     drops: bool = False  # pieces in hand are dropped
     castling: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # Variant.castling
     castling_said: bool = True  # the XBetza O move says the castling (the ID text holds it)
+    # the flag rules (Variant.flag_piece and the rest): flag piece keys per colour (None: any piece),
+    # regions per colour, count, flagMove
+    checking: bool = True  # False: no move may give check
+    flag: tuple[tuple[str | None, str | None], tuple[set[int], set[int]], int, bool] | None = None
 
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
@@ -371,8 +377,6 @@ def _check_keys(name: str, r: _Rules, out: _Out) -> None:
             pass  # read with the pieces (_zones)
         else:
             out.notes.append(f"unknown key {key} = {value}: not a Fairy-Stockfish key morphchess knows, not used")
-    if not _bool(r, "checking", True):
-        raise _refuse(name, r, "checking", "morphchess always forbids leaving a royal piece attacked")
     if not _bool(r, "dropChecks", True):
         raise _refuse(name, r, "dropChecks", "morphchess lets drops give check")
     if _bool(r, "chess960", False):
@@ -459,6 +463,12 @@ def load(text: str, name: str = "custom") -> Variant:
     variant = build(_id_text(out), section)
     variant.promo_forced = out.promo_forced
     variant.castling = out.castling
+    variant.checking = out.checking
+    if out.flag:
+        pieces, regions, count, move = out.flag
+        variant.flag_piece = tuple(variant.type_by_letter(c).index if c else 0 for c in pieces)  # type: ignore
+        variant.flag_region = (frozenset(regions[0]), frozenset(regions[1]))
+        variant.flag_count, variant.flag_move = count, move
     if out.initial:
         letters, (white, black) = out.initial
         variant.initial_region = {variant.type_by_letter(c).index: (frozenset(white), frozenset(black))
@@ -507,10 +517,10 @@ def _translate(name: str, r: _Rules) -> _Out:
         out.promo_forced = zone > 1 and _bool(r, "mandatoryPawnPromotion", True)
     else:
         p.update(maxPromote="0", promoChoice="+")
-    if royal:
-        p["royal"] = letters[royal]
+    p["royal"] = letters[royal] if royal else "0"  # royal=0: no royal type (the ID's default is the last)
     _end_rules(name, r, out, letters)
-    if not royal and "extinction" not in p:
+    _flags(name, r, out, letters)
+    if not royal and "extinction" not in p and not out.flag:
         raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
     placed = {c.isupper() for c in start.board.values() if royal and c.upper() == letters[royal]}
     if royal and len(placed) < 2 and "extinction" not in p:
@@ -733,6 +743,23 @@ def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:
                                                      "the first rank too")
     if pawn_in_hand and int(out.params.get("promoZone", "1")) > 1 and not _bool(r, "promotionZonePawnDrops", False):
         raise _refuse(name, r, "promotionZonePawnDrops", "morphchess drops pawns in a deep promotion zone")
+
+
+def _flags(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
+    """The flag rules (:attr:`Variant.flag_region`) and ``checking = false``; a side's region is
+    ``flagRegionWhite`` (or ``whiteFlag``), else ``flagRegion``, and its piece likewise."""
+    out.checking = _bool(r, "checking", True)
+    regions, pieces = [], []
+    for side, old in (("White", "whiteFlag"), ("Black", "blackFlag")):
+        region = _region(r, "flagRegion" + side)
+        region = _region(r, old) if region is None else region
+        regions.append((_region(r, "flagRegion") if region is None else region) or set())
+        chosen = r.sets.get("flagPiece" + side) or r.sets.get("flagPiece") or ["*"]
+        pieces.append(None if chosen[0] == "*" else letters.get(chosen[0]))
+    if not any(regions):
+        return
+    count = _number(r.keys.get("flagPieceCount", "1"), Section(name, "", {}, "", 0), "flagPieceCount")
+    out.flag = ((pieces[0], pieces[1]), (regions[0], regions[1]), count, _bool(r, "flagMove", False))
 
 
 def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:

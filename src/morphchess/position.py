@@ -44,7 +44,7 @@ class PositionError(InputError):
 class Outcome:
     """How a game ended: ``winner`` is WHITE (0), BLACK (1) or None for a draw."""
 
-    termination: str  # checkmate, stalemate, extinction, royal capture, bare king, fifty moves, repetition, ...
+    termination: str  # checkmate, stalemate, extinction, flag, royal capture, bare king, fifty moves, ...
     winner: int | None
 
     def result(self) -> str:
@@ -564,9 +564,24 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         """All legal moves of the side to move: none once the game is decided whatever is played
-        (:meth:`decided`)."""
-        if (self.t.extinction or self.variant.baring is not None) and self.decided():
+        (:meth:`decided`); where no move may give check, none that does."""
+        t = self.t
+        if (t.extinction or t.flags or self.variant.baring is not None) and self.decided():
             return []
+        legal = self._legal()
+        if t.no_checks:
+            return [m for m in legal if not self.gives_check(m)]
+        return legal
+
+    def gives_check(self, m: Move) -> bool:
+        """Does move ``m`` attack a royal piece of the opponent?"""
+        self.make(m)
+        check = self.in_check()
+        self.unmake()
+        return check
+
+    def _legal(self) -> list[Move]:
+        """The pseudo-legal moves that leave no royal piece attacked, castling added."""
         moves = self._walk(None)
         royals = self.royals[self.turn]
         if not royals:
@@ -590,6 +605,8 @@ class Position:
         every one is.  Cheap for most moves: only pieces that may shield a royal piece, the royal pieces
         themselves and en passant are played out (the engine's staged move generation uses it)."""
         royals = self.royals[self.turn]
+        if self.t.no_checks:
+            return lambda m: self.is_safe(m) and not self.gives_check(m)
         if not royals or (self.t.succession and len(royals) > 1):
             return None
         risky, _castle = self._legality(royals)
@@ -1004,6 +1021,10 @@ class Position:
             for loser in (us, them):  # both at once: the side that moved wins
                 if self.extinct(loser):
                     return Outcome("extinction", loser ^ 1)
+        if self.t.flags:
+            flag = self._flag_outcome()
+            if flag is not None:
+                return flag
         if self.t.succession and not self.royals[us]:  # a double capture took the last two
             return Outcome("royal capture", them)
         if v.baring is not None:
@@ -1025,10 +1046,12 @@ class Position:
 
     def decided(self) -> bool:
         """Is the game over before any move, as Fairy-Stockfish ends it: a side has lost an
-        extinction type, the side that just moved is bare while the other is not, or the side to
+        extinction type, a flag rule ends it, the side that just moved is bare while the other is not, or the side to
         move is bare and cannot bare the other (which has two or more pieces beside its royal ones)."""
         us, them = self.turn, self.turn ^ 1
         if self.t.extinction and (self.extinct(us) or self.extinct(them)):
+            return True
+        if self.t.flags and self._flag_outcome() is not None:
             return True
         if self.variant.baring is None:
             return False
@@ -1041,6 +1064,41 @@ class Position:
         have = {t.type_of[p] for p in self.board if p and p & 1 == colour}
         hand = self.hands[colour]
         return any(ti not in have and not hand[ti] for ti in t.extinction)
+
+    def flag_reached(self, colour: int) -> bool:
+        """Do enough of ``colour``'s flag pieces stand in its flag region (:attr:`Variant.flag_region`)?"""
+        v = self.variant
+        ti, b = v.flag_piece[colour], self.board
+        n = sum(1 for sq in v.flag_region[colour] if b[sq] and b[sq] & 1 == colour and (not ti or b[sq] >> 2 == ti))
+        return n >= v.flag_count > 0
+
+    def _flag_outcome(self) -> Outcome | None:
+        """The flag rules as Fairy-Stockfish ends a game by them.  Without flag_move, a side whose
+        flag is reached after its move has won.  With flag_move the other side gets one more move:
+        Black, with a royal flag piece, not in check and able to step into its region, plays on
+        (then both reached it: a draw); a side that reached its region before that move has won."""
+        v = self.variant
+        us, them = self.turn, self.turn ^ 1
+        if v.flag_move and self.flag_reached(us):
+            both = us == WHITE and self._royal_flag(them) and self.flag_reached(them)
+            return Outcome("flag", None if both else us)
+        if (not v.flag_move or self._royal_flag(us)) and self.flag_reached(them):
+            if v.flag_move and us == BLACK and self._flag_in_reach(us):
+                return None
+            return Outcome("flag", them)
+        return None
+
+    def _royal_flag(self, colour: int) -> bool:
+        ti = self.variant.flag_piece[colour]
+        return bool(ti) and self.variant.type(ti).royal
+
+    def _flag_in_reach(self, us: int) -> bool:
+        """May ``us``, not in check, move a flag piece into its region by a legal move?"""
+        if self.in_check():
+            return False
+        region, ti = self.variant.flag_region[us], self.variant.flag_piece[us]
+        legal = [m for m in self._legal() if m[1] in region and self.board[m[0]] >> 2 == ti and m[3] is not DROP]
+        return any(not self.gives_check(m) for m in legal) if self.t.no_checks else bool(legal)
 
     def _bare_king(self, us: int, legal: list) -> Outcome | None:
         mine, theirs = self.material(us), self.material(us ^ 1)

@@ -150,6 +150,8 @@ class Tables:
         # While a side has a royal piece and a successor (or two of either), checks do not matter to it.
         self.succession = bool(v.succession)
         self.extinction = tuple(v.extinction)
+        self.flags = bool(v.flag_region[0] or v.flag_region[1])  # Position.flag_reached
+        self.no_checks = not v.checking
         self.partner_of = self._castling_partners(v)
         self.fischer = self._fischer_castling(v)
         # castling types that are not royal (a king named by extinction=) castle with no regard to attacks

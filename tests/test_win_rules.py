@@ -1,0 +1,104 @@
+"""The win conditions of Fairy-Stockfish's games (flags, check counting, must-capture and losing
+games) against pyffish: random games played to their end with move lists and results compared,
+positions that use each rule, and the rules read from variants.ini keys."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from morphchess import Position
+from morphchess.notation import from_fen
+from test_library import game, text, walk
+
+sf = pytest.importorskip("pyffish")
+
+GAMES = ["kingofthehill", "racingkings"]
+
+
+def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
+    """Fairy-Stockfish's result for the side to move (1 win, 0 draw, -1 loss), None while it plays on."""
+    end, value = sf.is_immediate_game_end(name, fen, moves)
+    if not end:
+        end, value = sf.is_optional_game_end(name, fen, moves)
+    if not end and not sf.legal_moves(name, fen, moves):
+        end, value = True, sf.game_result(name, fen, moves)
+    return (value > 0) - (value < 0) if end else None
+
+
+def mine(pos: Position) -> int | None:
+    out = pos.outcome()
+    if out is None:
+        return None
+    return 0 if out.winner is None else (1 if out.winner == pos.turn else -1)
+
+
+def play_to_end(name: str, fen: str, seed: str, plies: int = 1000) -> str:
+    """A random game from ``fen`` with move lists compared at every ply and the result at its end;
+    returns how ours ended."""
+    rng = random.Random(seed)
+    pos, moves = from_fen(game(name), fen), []
+    for _ply in range(plies):
+        legal = {text(pos, m): m for m in pos.legal_moves()}
+        assert set(legal) == set(sf.legal_moves(name, fen, moves)), f"{name} after {' '.join(moves)}"
+        result = mine(pos)
+        if result is not None:
+            assert result == fsf_result(name, fen, moves), f"{name} after {' '.join(moves)}: {pos.outcome()}"
+            return pos.outcome().termination
+        choice = rng.choice(sorted(legal))
+        pos.make(legal[choice])
+        moves.append(choice)
+    return "unfinished"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_games_to_their_end(name):
+    ends = [play_to_end(name, sf.start_fen(name), f"{name}{i}") for i in range(5)]
+    assert "unfinished" not in ends
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAMES)
+def test_start_depth3(name):
+    assert walk(Position(game(name)), name, sf.start_fen(name), 3) > 5000
+
+
+@pytest.mark.parametrize("name,fen,depth", [
+    ("kingofthehill", "8/8/8/2k5/8/3K4/8/8 w - - 0 1", 3),           # both kings one step from the hill
+    ("kingofthehill", "8/8/8/2kq4/8/3K4/8/8 w - - 0 1", 3),          # the hill square e4 is guarded
+    ("racingkings", "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", 2),
+    ("racingkings", "8/1K5k/8/8/8/8/8/8 w - - 0 1", 3),               # both race; Black may still draw
+    ("racingkings", "8/1K6/7k/8/8/8/8/2r5 w - - 0 1", 3),             # no move may give check
+])
+def test_rule_positions(name, fen, depth):
+    assert walk(from_fen(game(name), fen), name, fen, depth) > 0
+    for seed in range(3):
+        play_to_end(name, fen, f"{fen}{seed}")
+
+
+@pytest.mark.parametrize("fen,moves,result", [
+    ("8/1K6/8/8/8/8/8/7k w - - 0 1", ["b7b8"], -1),                  # Black cannot reach: White won
+    ("8/1K5k/8/8/8/8/8/8 w - - 0 1", ["b7b8"], None),                 # Black can reach the rank: plays on
+    ("8/1K5k/8/8/8/8/8/8 w - - 0 1", ["b7b8", "h7h8"], 0),            # both reached: a draw
+    ("8/1K5k/8/8/8/8/8/8 w - - 0 1", ["b7b8", "h7g7"], 1),            # Black missed it: White won
+    ("8/1K5k/8/8/8/8/8/8 b - - 0 1", ["h7h8"], -1),                   # Black first: White has lost
+])
+def test_racing_kings_last_move(fen, moves, result):
+    pos = from_fen(game("racingkings"), fen)
+    for m in moves:
+        pos.make({text(pos, x): x for x in pos.legal_moves()}[m])
+    assert mine(pos) == result == fsf_result("racingkings", fen, moves)
+
+
+def test_flag_keys_and_any_piece_flag():
+    """flagPiece = * counts any piece; per-colour regions; a kingless game won by its flag only."""
+    from test_fairy_ini import quiet_load
+    v = quiet_load("[race:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nflagPiece = *\n"
+                   "flagRegionWhite = *8\nflagRegionBlack = *1\n", "race")
+    assert v.flag_piece == (0, 0) and v.flag_region[1] == frozenset(range(8))
+    assert not any(t.royal for t in v.types)
+    pos = from_fen(v, "4k3/1N6/8/8/8/8/8/4K3 w - - 0 1")
+    pos.make({text(pos, x): x for x in pos.legal_moves()}["b7d8"])
+    out = pos.outcome()
+    assert out is not None and out.termination == "flag" and out.winner == 0 and pos.legal_moves() == []
