@@ -14,7 +14,7 @@ from test_library import game, text, walk
 
 sf = pytest.importorskip("pyffish")
 
-GAMES = ["kingofthehill", "racingkings"]
+GAMES = ["kingofthehill", "racingkings", "3check", "5check"]
 
 
 def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
@@ -70,6 +70,9 @@ def test_start_depth3(name):
     ("racingkings", "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", 2),
     ("racingkings", "8/1K5k/8/8/8/8/8/8 w - - 0 1", 3),               # both race; Black may still draw
     ("racingkings", "8/1K6/7k/8/8/8/8/2r5 w - - 0 1", 3),             # no move may give check
+    ("3check", "r3k2r/ppp2ppp/8/3Q4/8/8/PPP2PPP/R3K2R w KQkq - 1+2 0 1", 3),  # White's next check wins
+    ("3check", "4k3/8/8/8/8/8/3q4/R3K2R w KQ - 3+1 0 1", 2),       # in check: evasions, then Black's check
+    ("5check", "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 5+5 0 1", 3),
 ])
 def test_rule_positions(name, fen, depth):
     assert walk(from_fen(game(name), fen), name, fen, depth) > 0
@@ -89,6 +92,23 @@ def test_racing_kings_last_move(fen, moves, result):
     for m in moves:
         pos.make({text(pos, x): x for x in pos.legal_moves()}[m])
     assert mine(pos) == result == fsf_result("racingkings", fen, moves)
+
+
+def test_check_counts_in_position_text_and_hash():
+    """The ``W+B`` field as Fairy-Stockfish writes it; a check counted, hashed and taken back."""
+    from morphchess.notation import to_fen
+
+    from common import assert_make_unmake_exact
+    fen = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 3+3 0 1"
+    pos = from_fen(game("3check"), fen)
+    assert to_fen(pos) == fen and to_fen(Position(game("3check"))) == sf.start_fen("3check")
+    assert_make_unmake_exact(pos)
+    before = pos.hash
+    pos.make({text(pos, x): x for x in pos.legal_moves()}["f1b5"])
+    assert pos.checks == (2, 3) and to_fen(pos) == sf.get_fen("3check", fen, ["f1b5"])
+    pos.unmake()
+    assert pos.checks == (3, 3) and pos.hash == before
+    assert from_fen(game("3check"), fen.replace("3+3", "1+3")).hash != before
 
 
 def test_flag_keys_and_any_piece_flag():

@@ -67,7 +67,7 @@ PLAYED = {
     "nFoldRule", "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
-    *FLAG_KEYS,
+    *FLAG_KEYS, "checkCounting",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
@@ -94,7 +94,7 @@ REFUSED = {
     "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
     "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
     "extinctionPseudoRoyal": "false", "dupleCheck": "false", "flagPieceBlockedWin": "false",
-    "flagPieceSafe": "false", "checkCounting": "false", "connectN": "0", "connectPieceTypes": "*",
+    "flagPieceSafe": "false", "connectN": "0", "connectPieceTypes": "*",
     "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true", "connectRegion1White": "",
     "connectRegion2White": "", "connectRegion1Black": "", "connectRegion2Black": "", "connectNxN": "0",
     "collinearN": "0", "connectValue": "win", "castlingWins": "-", "dropOnTop": "false",
@@ -354,6 +354,7 @@ class _Out:
     # the flag rules (Variant.flag_piece and the rest): flag piece keys per colour (None: any piece),
     # regions per colour, count, flagMove
     checking: bool = True  # False: no move may give check
+    check_counts: tuple[int, int] | None = None  # checkCounting: the checks to give (Variant.check_counts)
     flag: tuple[tuple[str | None, str | None], tuple[set[int], set[int]], int, bool] | None = None
 
 
@@ -398,6 +399,7 @@ class _Start:
     board: dict[int, str]
     hands: tuple[dict[str, int], dict[str, int]]
     castling: str
+    checks: tuple[int, int] | None = None  # a ``W+B`` field: the checks each side must still give
 
 
 def _start(name: str, r: _Rules) -> _Start:
@@ -437,7 +439,9 @@ def _start(name: str, r: _Rules) -> _Start:
             f += 1
         if f != r.files:
             raise _refuse(name, r, "startFen", f"rank {rank + 1} has {f} files, the board {r.files}")
-    return _Start(board, hands, fields[2] if len(fields) > 2 else "-")
+    counts = [m for f in fields[3:5] if (m := re.fullmatch(r"([0-9])\+([0-9])", f))]
+    checks = (int(counts[0][1]), int(counts[0][2])) if counts else None
+    return _Start(board, hands, fields[2] if len(fields) > 2 else "-", checks)
 
 
 def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
@@ -464,6 +468,7 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.promo_forced = out.promo_forced
     variant.castling = out.castling
     variant.checking = out.checking
+    variant.check_counts = out.check_counts
     if out.flag:
         pieces, regions, count, move = out.flag
         variant.flag_piece = tuple(variant.type_by_letter(c).index if c else 0 for c in pieces)  # type: ignore
@@ -520,6 +525,8 @@ def _translate(name: str, r: _Rules) -> _Out:
     p["royal"] = letters[royal] if royal else "0"  # royal=0: no royal type (the ID's default is the last)
     _end_rules(name, r, out, letters)
     _flags(name, r, out, letters)
+    if _bool(r, "checkCounting", False):  # without counts in startFen Fairy-Stockfish's next check wins
+        out.check_counts = start.checks or (1, 1)
     if not royal and "extinction" not in p and not out.flag:
         raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
     placed = {c.isupper() for c in start.board.values() if royal and c.upper() == letters[royal]}

@@ -61,12 +61,13 @@ class Position:
     ``board`` holds a piece code per square, ``turn`` the side to move, ``ep``
     the en-passant state ``(squares, victim square, hash part)`` after a
     double step, ``royals`` the royal squares per colour, ``hands`` the pieces in
-    hand per colour (a count per type index).  Read them freely; change them only
-    through this class's methods.
+    hand per colour (a count per type index), ``checks`` the checks each colour must still give
+    to win where the variant counts them (:attr:`Variant.check_counts`).  Read them freely; change
+    them only through this class's methods.
     """
 
     __slots__ = ("variant", "t", "board", "turn", "ep", "halfmove", "fullmove", "hash", "royals", "rights",
-                 "hands", "_stack")
+                 "hands", "_stack", "checks", "_checks_saved")
 
     def __init__(self, variant: Variant, setup: str = "standard") -> None:
         placement = variant.placement(setup)
@@ -74,15 +75,17 @@ class Position:
         board = [0] * t.size
         for sq, (ti, colour) in placement.items():
             board[sq] = code(ti, colour, t.tracks_virgin[ti])
-        self._set(variant, board, WHITE, None, 0, 1, variant.holdings)
+        self._set(variant, board, WHITE, None, 0, 1, variant.holdings, variant.check_counts)
 
     @classmethod
     def from_board(cls, variant: Variant, board: list[int], turn: int = WHITE, ep: tuple | None = None,
-                   halfmove: int = 0, fullmove: int = 1, hands: Sequence[Mapping[int, int]] = ({}, {})) -> Position:
+                   halfmove: int = 0, fullmove: int = 1, hands: Sequence[Mapping[int, int]] = ({}, {}),
+                   checks: tuple[int, int] | None = None) -> Position:
         """A position from piece codes, one per square (a diagram, or what position text describes).
 
         ``ep`` is ``(squares, victim square)`` after a double step, ``hands`` the pieces in
-        hand per colour ``{type index: count}`` (none unless given).  Raises
+        hand per colour ``{type index: count}`` (none unless given), ``checks`` the checks each
+        colour must still give where the variant counts them (None: as at the start).  Raises
         :class:`PositionError` if a code, square or hand does not fit the variant."""
         t = variant.tables
         if len(board) != t.size:
@@ -95,12 +98,17 @@ class Position:
                                 "the move number >= 1")
         if any(not 0 < ti <= len(variant.types) or n < 0 for hand in hands for ti, n in hand.items()):
             raise PositionError(f"a hand holds a type or count that {variant.name} does not have")
+        if checks is not None and (variant.check_counts is None or min(checks) < 0):
+            raise PositionError(f"{variant.name} counts no checks" if variant.check_counts is None
+                                else "the checks still to give cannot be negative")
         pos = cls.__new__(cls)
-        pos._set(variant, list(board), turn, ep, halfmove, fullmove, hands)
+        pos._set(variant, list(board), turn, ep, halfmove, fullmove, hands, checks or variant.check_counts)
         return pos
 
     def _set(self, variant: Variant, board: list[int], turn: int, ep: tuple | None, halfmove: int,
-             fullmove: int, hands: Sequence[Mapping[int, int]]) -> None:
+             fullmove: int, hands: Sequence[Mapping[int, int]], checks: tuple[int, int] | None) -> None:
+        self.checks = checks
+        self._checks_saved: list = []
         self.variant = variant
         self.t = variant.tables
         self.board = board
@@ -132,7 +140,24 @@ class Position:
                 h ^= t.zob_hand(colour, ti, n)
         self.royals = (tuple(roy[0]), tuple(roy[1]))
         self.rights = self.castle_key()
-        self.hash = h ^ self.rights ^ (t.zob_strike if t.counter_strike and self._struck() else 0)
+        self.hash = h ^ self.rights ^ (t.zob_strike if t.counter_strike and self._struck() else 0) ^ self._checks_key()
+
+    def _checks_key(self) -> int:
+        """Hash part of the checks still to give (0 where the variant counts none)."""
+        if self.checks is None:
+            return 0
+        keys = self.t.zob_checks
+        return keys[WHITE][min(self.checks[WHITE], len(keys[0]) - 1)] ^ keys[BLACK][min(self.checks[BLACK],
+                                                                                          len(keys[0]) - 1)]
+
+    def _count_check(self, us: int) -> None:
+        """Check counting, after ``us`` moved: keep the counts for unmake, count a check it gave."""
+        checks = self.checks
+        self._checks_saved.append(checks)
+        if checks is not None and self.in_check():
+            before = self._checks_key()
+            self.checks = (max(checks[0] - 1, 0), checks[1]) if us == WHITE else (checks[0], max(checks[1] - 1, 0))
+            self.hash ^= before ^ self._checks_key()
 
     def castle_key(self) -> int:
         """Hash part of the castling rights: an unmoved castling king and an unmoved partner."""
@@ -218,6 +243,7 @@ class Position:
             setattr(p, name, getattr(self, name))
         p.board = self.board[:]
         p._stack = self._stack[:]
+        p._checks_saved = self._checks_saved[:]
         return p
 
     # -- attacks -----------------------------------------------------------------
@@ -566,7 +592,7 @@ class Position:
         """All legal moves of the side to move: none once the game is decided whatever is played
         (:meth:`decided`); where no move may give check, none that does."""
         t = self.t
-        if (t.extinction or t.flags or self.variant.baring is not None) and self.decided():
+        if (t.extinction or t.flags or t.check_counting or self.variant.baring is not None) and self.decided():
             return []
         legal = self._legal()
         if t.no_checks:
@@ -849,6 +875,8 @@ class Position:
         if cap != saved[2] and kind is EN_PASSANT:  # the victim stood elsewhere
             saved = saved[:2] + (cap,) + saved[3:]
         self._stack.append(saved)
+        if t.check_counting:
+            self._count_check(us)
 
     def _to_hand(self, h: int, taken: tuple) -> int:
         """Put the captured pieces ``taken`` (codes, 0 for none) in a hand, as the variant says;
@@ -950,6 +978,8 @@ class Position:
         if self.turn == BLACK:
             self.fullmove += 1
         self.turn ^= 1
+        if self.t.check_counting:
+            self._checks_saved.append(self.checks)
 
     def unmake(self) -> None:
         """Take back the last move made with :meth:`make` (or :meth:`make_null`)."""
@@ -984,6 +1014,8 @@ class Position:
         self.royals = royals
         self.rights = rights
         self.hands = hands
+        if self.t.check_counting:
+            self.checks = self._checks_saved.pop()
 
     # -- end of game -------------------------------------------------------------
     def material(self, colour: int) -> list[int]:
@@ -1025,6 +1057,8 @@ class Position:
             flag = self._flag_outcome()
             if flag is not None:
                 return flag
+        if self.checks is not None and not self.checks[them]:
+            return Outcome("check count", them)
         if self.t.succession and not self.royals[us]:  # a double capture took the last two
             return Outcome("royal capture", them)
         if v.baring is not None:
@@ -1046,12 +1080,15 @@ class Position:
 
     def decided(self) -> bool:
         """Is the game over before any move, as Fairy-Stockfish ends it: a side has lost an
-        extinction type, a flag rule ends it, the side that just moved is bare while the other is not, or the side to
-        move is bare and cannot bare the other (which has two or more pieces beside its royal ones)."""
+        extinction type, a flag rule ends it, the side that just moved gave its last check, the side
+        that just moved is bare while the other is not, or the side to move is bare and cannot bare
+        the other (which has two or more pieces beside its royal ones)."""
         us, them = self.turn, self.turn ^ 1
         if self.t.extinction and (self.extinct(us) or self.extinct(them)):
             return True
         if self.t.flags and self._flag_outcome() is not None:
+            return True
+        if self.checks is not None and not self.checks[them]:
             return True
         if self.variant.baring is None:
             return False

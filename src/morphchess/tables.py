@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from .variant import PieceType, Variant
 
 _HAND_KEYS = 64  # hash keys per type in hand; larger counts share the last one
+_CHECK_KEYS = 16  # hash keys per count of checks still to give; larger counts share the last one
 
 
 _EAGER = 100  # boards up to 10x10 get their tables at once, larger ones square by square
@@ -152,6 +153,7 @@ class Tables:
         self.extinction = tuple(v.extinction)
         self.flags = bool(v.flag_region[0] or v.flag_region[1])  # Position.flag_reached
         self.no_checks = not v.checking
+        self.check_counting = v.check_counts is not None  # Position.checks
         self.partner_of = self._castling_partners(v)
         self.fischer = self._fischer_castling(v)
         # castling types that are not royal (a king named by extinction=) castle with no regard to attacks
@@ -648,6 +650,8 @@ class Tables:
             for colour in (WHITE, BLACK):
                 moved, virgin = code(t.index, colour), code(t.index, colour, True)
                 self.zob[virgin] = self.zob[moved]
+        # check counting: a key per colour and count of checks still to give
+        self.zob_checks = [[rnd.getrandbits(64) for _ in range(_CHECK_KEYS)] for _ in (WHITE, BLACK)]
 
 
 def _has_initial(t: PieceType) -> bool:

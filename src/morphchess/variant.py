@@ -129,6 +129,9 @@ class Variant(_Freezable):
     flag_count: int = 1
     flag_move: bool = False
     checking: bool = True  # False: no move may give check (Fairy-Stockfish's checking = false)
+    # Check counting (Fairy-Stockfish's checkCounting): the checks White and Black must give to win
+    # from the start; None: no such rule
+    check_counts: tuple[int, int] | None = None
     # how the board is drawn (morphchess.boardstyle): "chequered" squares, or "xiangqi": pieces on the
     # points of lines, with river and palaces, and Chinese piece faces
     board_style: str = "chequered"
