@@ -14,7 +14,7 @@ from test_library import game, text, walk
 
 sf = pytest.importorskip("pyffish")
 
-GAMES = ["kingofthehill", "racingkings", "3check", "5check"]
+GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers"]
 
 
 def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
@@ -73,6 +73,12 @@ def test_start_depth3(name):
     ("3check", "r3k2r/ppp2ppp/8/3Q4/8/8/PPP2PPP/R3K2R w KQkq - 1+2 0 1", 3),  # White's next check wins
     ("3check", "4k3/8/8/8/8/8/3q4/R3K2R w KQ - 3+1 0 1", 2),       # in check: evasions, then Black's check
     ("5check", "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 5+5 0 1", 3),
+    ("antichess", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 1", 3),  # the capture is forced
+    ("antichess", "8/8/2k5/8/8/8/1P6/8 w - - 0 1", 5),                 # a king captures; promotion to king
+    ("giveaway", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 3),           # the king is no king: it castles into attack
+    ("losers", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", 3),
+    ("losers", "4k3/p7/8/8/4r3/8/8/1N2K3 w - - 0 1", 3),               # in check: evasions before captures
+    ("losers", "7k/7p/8/8/8/8/6q1/N6K w - - 0 1", 2),                  # the king must take
 ])
 def test_rule_positions(name, fen, depth):
     assert walk(from_fen(game(name), fen), name, fen, depth) > 0
@@ -92,6 +98,17 @@ def test_racing_kings_last_move(fen, moves, result):
     for m in moves:
         pos.make({text(pos, x): x for x in pos.legal_moves()}[m])
     assert mine(pos) == result == fsf_result("racingkings", fen, moves)
+
+
+@pytest.mark.parametrize("name,fen,result", [
+    ("antichess", "8/8/8/8/8/8/8/7k w - - 0 1", 1),                  # no pieces left: White has won
+    ("antichess", "8/8/8/8/8/k7/P7/8 w - - 0 1", 1),                 # stalemated: White has won
+    ("losers", "k7/p7/1Q6/8/8/8/8/7K b - - 0 1", None),               # Black to move may still step
+    ("losers", "k7/pQ6/2K5/8/8/8/8/8 b - - 0 1", 1),                  # checkmated: Black has won
+    ("losers", "k7/8/8/8/8/8/8/4K2R b - - 0 1", 1),                   # only the king left: Black has won
+])
+def test_losing_game_ends(name, fen, result):
+    assert mine(from_fen(game(name), fen)) == result == fsf_result(name, fen, [])
 
 
 def test_check_counts_in_position_text_and_hash():

@@ -67,7 +67,7 @@ PLAYED = {
     "nFoldRule", "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
-    *FLAG_KEYS, "checkCounting",
+    *FLAG_KEYS, "checkCounting", "mustCapture",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
@@ -83,7 +83,7 @@ REFUSED = {
     "piecePromotionOnCapture": "false", "mandatoryPiecePromotion": "false", "pieceDemotion": "false",
     "blastOnCapture": "false", "blastImmuneTypes": "-", "mutuallyImmuneTypes": "-", "petrifyOnCaptureTypes": "-",
     "petrifyBlastPieces": "false", "tripleStepRegionWhite": "-", "tripleStepRegionBlack": "-",
-    "castlingDroppedPiece": "false", "oppositeCastling": "false", "mustCapture": "false", "mustDrop": "false",
+    "castlingDroppedPiece": "false", "oppositeCastling": "false", "mustDrop": "false",
     "mustDropType": "*", "enclosingDrop": "none", "enclosingDropStart": "-", "dropRegionWhite": "",
     "dropRegionBlack": "", "whiteDropRegion": "", "blackDropRegion": "", "sittuyinRookDrop": "false",
     "dropOppositeColoredBishop": "false", "dropPromoted": "false", "dropNoDoubled": "-",
@@ -354,6 +354,9 @@ class _Out:
     # the flag rules (Variant.flag_piece and the rest): flag piece keys per colour (None: any piece),
     # regions per colour, count, flagMove
     checking: bool = True  # False: no move may give check
+    # the losing games' rules, as Variant fields: must_capture, stalemate_wins, checkmate_wins,
+    # army_extinction, extinction_wins
+    losing: dict[str, object] = field(default_factory=dict)
     check_counts: tuple[int, int] | None = None  # checkCounting: the checks to give (Variant.check_counts)
     flag: tuple[tuple[str | None, str | None], tuple[set[int], set[int]], int, bool] | None = None
 
@@ -439,8 +442,9 @@ def _start(name: str, r: _Rules) -> _Start:
             f += 1
         if f != r.files:
             raise _refuse(name, r, "startFen", f"rank {rank + 1} has {f} files, the board {r.files}")
-    counts = [m for f in fields[3:5] if (m := re.fullmatch(r"([0-9])\+([0-9])", f))]
+    counts = [m for f in fields[2:5] if (m := re.fullmatch(r"([0-9])\+([0-9])", f))]
     checks = (int(counts[0][1]), int(counts[0][2])) if counts else None
+    fields = [f for f in fields if not counts or f != counts[0][0]]  # the counts may stand in any field from the 3rd
     return _Start(board, hands, fields[2] if len(fields) > 2 else "-", checks)
 
 
@@ -457,7 +461,19 @@ def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
     if out.initial and out.drops:
         lost.append("doubleStepRegion: a piece dropped behind its region makes its initial moves once it "
                     "reaches it; the ID's initial moves are only those of a piece that never moved")
-    return _id_text(out), lost + out.notes
+    return _id_text(out), lost + _unsaid(out) + out.notes
+
+
+def _unsaid(out: _Out) -> list[str]:
+    """The win conditions read here that ID text cannot say (docs/rules.md), one line each."""
+    losing = out.losing
+    said = {"flagRegion": out.flag is not None, "checkCounting": out.check_counts is not None,
+            "checking = false": not out.checking, "mustCapture": losing.get("must_capture", False),
+            "stalemateValue = win": losing.get("stalemate_wins", False),
+            "checkmateValue = win": losing.get("checkmate_wins", False),
+            "extinctionValue = win": losing.get("extinction_wins", False),
+            "extinctionPieceTypes = *": "army_extinction" in losing}
+    return [f"{key}: a win condition of Fairy-Stockfish's that ID text cannot say" for key, on in said.items() if on]
 
 
 def load(text: str, name: str = "custom") -> Variant:
@@ -469,6 +485,8 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.castling = out.castling
     variant.checking = out.checking
     variant.check_counts = out.check_counts
+    for key, value in out.losing.items():
+        setattr(variant, key, value)
     if out.flag:
         pieces, regions, count, move = out.flag
         variant.flag_piece = tuple(variant.type_by_letter(c).index if c else 0 for c in pieces)  # type: ignore
@@ -527,10 +545,11 @@ def _translate(name: str, r: _Rules) -> _Out:
     _flags(name, r, out, letters)
     if _bool(r, "checkCounting", False):  # without counts in startFen Fairy-Stockfish's next check wins
         out.check_counts = start.checks or (1, 1)
-    if not royal and "extinction" not in p and not out.flag:
+    extinction = "extinction" in p or "army_extinction" in out.losing
+    if not royal and not extinction and not out.flag:
         raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
     placed = {c.isupper() for c in start.board.values() if royal and c.upper() == letters[royal]}
-    if royal and len(placed) < 2 and "extinction" not in p:
+    if royal and len(placed) < 2 and not extinction:
         sides = " and ".join(side for side, upper in (("White", True), ("Black", False)) if upper not in placed)
         out.notes.append(f"startFen places no king ({letters[royal]}) for {sides}: that side can never be "
                          "checkmated")
@@ -773,11 +792,14 @@ def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None
     """Stalemate, checkmate, the n-move and repetition rules, extinction and bare king."""
     p = out.params
     stalemate = r.keys.get("stalemateValue", "draw").lower()
-    if stalemate not in ("draw", "loss"):
-        raise _refuse(name, r, "stalemateValue", "morphchess scores stalemate as a draw or a loss only")
+    if stalemate not in ("draw", "loss", "win"):
+        raise _refuse(name, r, "stalemateValue", "morphchess scores stalemate as a draw, a loss or a win")
     p["stalemate"] = "loss" if stalemate == "loss" else "draw"
-    if r.keys.get("checkmateValue", "loss").lower() != "loss":
-        raise _refuse(name, r, "checkmateValue", "checkmate loses in morphchess")
+    checkmate = r.keys.get("checkmateValue", "loss").lower()
+    if checkmate not in ("loss", "win"):
+        raise _refuse(name, r, "checkmateValue", "morphchess scores checkmate as a loss or a win")
+    out.losing.update(must_capture=_bool(r, "mustCapture", False), stalemate_wins=stalemate == "win",
+                      checkmate_wins=checkmate == "win")
     p["fiftyMoves"] = r.keys.get("nMoveRule", "50")
     folds = r.keys.get("nFoldRule", "3")
     if folds == "1":
@@ -788,10 +810,14 @@ def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None
     if value == "none" or not types:
         return
     count, opponent = r.keys.get("extinctionPieceCount", "0"), r.keys.get("extinctionOpponentPieceCount", "0")
-    if value != "loss":
-        raise _refuse(name, r, "extinctionValue", "morphchess's extinction rules lose the game")
-    if types == ["*"] and count == "1" and opponent == "2":
+    if value not in ("loss", "win"):
+        raise _refuse(name, r, "extinctionValue", "morphchess's extinction rules lose or win the game")
+    if types == ["*"] and count == "1" and opponent == "2" and value == "loss":
         p["baring"] = "0"  # a bare king loses, unless it bares the other king at once (Shatranj)
+        return
+    out.losing["extinction_wins"] = value == "win"
+    if types == ["*"] and opponent == "0":  # the whole army: a side with at most `count` pieces
+        out.losing["army_extinction"] = _number(count, Section(name, "", {}, "", 0), "extinctionPieceCount")
         return
     if count != "0" or opponent != "0" or "*" in types:
         raise _refuse(name, r, "extinctionPieceCount", "morphchess's extinction is losing every piece of a type")

@@ -592,12 +592,19 @@ class Position:
         """All legal moves of the side to move: none once the game is decided whatever is played
         (:meth:`decided`); where no move may give check, none that does."""
         t = self.t
-        if (t.extinction or t.flags or t.check_counting or self.variant.baring is not None) and self.decided():
+        if t.ends_early and self.decided():
             return []
         legal = self._legal()
         if t.no_checks:
-            return [m for m in legal if not self.gives_check(m)]
+            legal = [m for m in legal if not self.gives_check(m)]
+        if self.variant.must_capture:
+            return self._captures_first(legal)
         return legal
+
+    def _captures_first(self, legal: list) -> list:
+        """The must-capture rule: the captures among ``legal`` if there are any, else all of them."""
+        captures = [m for m in legal if self.capture_square(m) is not None]
+        return captures or legal
 
     def gives_check(self, m: Move) -> bool:
         """Does move ``m`` attack a royal piece of the opponent?"""
@@ -631,8 +638,8 @@ class Position:
         every one is.  Cheap for most moves: only pieces that may shield a royal piece, the royal pieces
         themselves and en passant are played out (the engine's staged move generation uses it)."""
         royals = self.royals[self.turn]
-        if self.t.no_checks:
-            return lambda m: self.is_safe(m) and not self.gives_check(m)
+        if self.t.no_checks or self.variant.must_capture:  # rules that look at more than the move
+            return self.legal_moves().__contains__
         if not royals or (self.t.succession and len(royals) > 1):
             return None
         risky, _castle = self._legality(royals)
@@ -1049,10 +1056,12 @@ class Position:
         us, them = self.turn, self.turn ^ 1
         if legal is None:
             legal = self.legal_moves()
-        if self.t.extinction:
-            for loser in (us, them):  # both at once: the side that moved wins
+        if self.t.extinction or v.army_extinction is not None:
+            # both at once: the side that moved wins; where extinction wins, as Fairy-Stockfish
+            # looks at the side that moved first, the side to move loses
+            for loser in ((them, us) if v.extinction_wins else (us, them)):
                 if self.extinct(loser):
-                    return Outcome("extinction", loser ^ 1)
+                    return Outcome("extinction", loser if v.extinction_wins else loser ^ 1)
         if self.t.flags:
             flag = self._flag_outcome()
             if flag is not None:
@@ -1067,8 +1076,8 @@ class Position:
                 return bare
         if not legal:
             if self.in_check():
-                return Outcome("checkmate", them)
-            return Outcome("stalemate", them if v.stalemate_loses else None)
+                return Outcome("checkmate", us if v.checkmate_wins else them)
+            return Outcome("stalemate", them if v.stalemate_loses else (us if v.stalemate_wins else None))
         if v.fifty_moves and self.halfmove >= 2 * v.fifty_moves:
             return Outcome("fifty moves", None)
         if v.repetitions and self.repetitions() >= v.repetitions:
@@ -1084,7 +1093,7 @@ class Position:
         that just moved is bare while the other is not, or the side to move is bare and cannot bare
         the other (which has two or more pieces beside its royal ones)."""
         us, them = self.turn, self.turn ^ 1
-        if self.t.extinction and (self.extinct(us) or self.extinct(them)):
+        if (self.t.extinction or self.variant.army_extinction is not None) and (self.extinct(us) or self.extinct(them)):
             return True
         if self.t.flags and self._flag_outcome() is not None:
             return True
@@ -1096,8 +1105,12 @@ class Position:
         return bool(mine and not theirs or not mine and len(theirs) > 1)
 
     def extinct(self, colour: int) -> bool:
-        """Has ``colour`` lost every piece (on the board and in hand) of one of the extinction types?"""
+        """Has ``colour`` lost every piece (on the board and in hand) of one of the extinction types,
+        or its army (:attr:`Variant.army_extinction`)?"""
         t = self.t
+        army = self.variant.army_extinction
+        if army is not None and self._army(colour) <= army:
+            return True
         have = {t.type_of[p] for p in self.board if p and p & 1 == colour}
         hand = self.hands[colour]
         return any(ti not in have and not hand[ti] for ti in t.extinction)
@@ -1136,6 +1149,10 @@ class Position:
         region, ti = self.variant.flag_region[us], self.variant.flag_piece[us]
         legal = [m for m in self._legal() if m[1] in region and self.board[m[0]] >> 2 == ti and m[3] is not DROP]
         return any(not self.gives_check(m) for m in legal) if self.t.no_checks else bool(legal)
+
+    def _army(self, colour: int) -> int:
+        """How many pieces ``colour`` has, on the board and in hand."""
+        return sum(1 for p in self.board if p and p & 1 == colour) + sum(self.hands[colour])
 
     def _bare_king(self, us: int, legal: list) -> Outcome | None:
         mine, theirs = self.material(us), self.material(us ^ 1)

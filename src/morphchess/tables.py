@@ -154,6 +154,9 @@ class Tables:
         self.flags = bool(v.flag_region[0] or v.flag_region[1])  # Position.flag_reached
         self.no_checks = not v.checking
         self.check_counting = v.check_counts is not None  # Position.checks
+        # Position.decided: rules that may end a game before any move is made
+        self.ends_early = (bool(self.extinction) or self.flags or self.check_counting or v.baring is not None
+                           or v.army_extinction is not None)
         self.partner_of = self._castling_partners(v)
         self.fischer = self._fischer_castling(v)
         # castling types that are not royal (a king named by extinction=) castle with no regard to attacks

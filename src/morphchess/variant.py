@@ -132,6 +132,15 @@ class Variant(_Freezable):
     # Check counting (Fairy-Stockfish's checkCounting): the checks White and Black must give to win
     # from the start; None: no such rule
     check_counts: tuple[int, int] | None = None
+    # Losing games (Fairy-Stockfish's mustCapture, stalemateValue, checkmateValue, extinctionValue):
+    # a capture must be played when one is legal; the stalemated or mated side wins; a side with at
+    # most army_extinction pieces (board and hand; None: no such rule) has lost its army, and losing
+    # an extinction (of a type or the army) wins where extinction_wins says so
+    must_capture: bool = False
+    stalemate_wins: bool = False
+    checkmate_wins: bool = False
+    army_extinction: int | None = None
+    extinction_wins: bool = False
     # how the board is drawn (morphchess.boardstyle): "chequered" squares, or "xiangqi": pieces on the
     # points of lines, with river and palaces, and Chinese piece faces
     board_style: str = "chequered"
