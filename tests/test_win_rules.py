@@ -14,7 +14,7 @@ from test_library import game, text, walk
 
 sf = pytest.importorskip("pyffish")
 
-GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers"]
+GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus"]
 
 
 def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
@@ -79,6 +79,7 @@ def test_start_depth3(name):
     ("losers", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", 3),
     ("losers", "4k3/p7/8/8/4r3/8/8/1N2K3 w - - 0 1", 3),               # in check: evasions before captures
     ("losers", "7k/7p/8/8/8/8/6q1/N6K w - - 0 1", 2),                  # the king must take
+    ("codrus", "8/8/8/8/8/2p5/1k6/K7 w - - 0 1", 1),                   # the king must take the king, and lose
 ])
 def test_rule_positions(name, fen, depth):
     assert walk(from_fen(game(name), fen), name, fen, depth) > 0
