@@ -1,6 +1,7 @@
 """The win conditions of Fairy-Stockfish's games (flags, check counting, must-capture and losing
 games) against pyffish: random games played to their end with move lists and results compared,
-positions that use each rule, and the rules read from variants.ini keys."""
+positions that use each rule, and the rules read from variants.ini keys (perft(3) from the start:
+test_library.py's slow run)."""
 
 from __future__ import annotations
 
@@ -56,12 +57,6 @@ def play_to_end(name: str, fen: str, seed: str, plies: int = 1000) -> str:
 def test_random_games_to_their_end(name):
     ends = [play_to_end(name, sf.start_fen(name), f"{name}{i}") for i in range(5)]
     assert "unfinished" not in ends
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", GAMES)
-def test_start_depth3(name):
-    assert walk(Position(game(name)), name, sf.start_fen(name), 3) > 5000
 
 
 @pytest.mark.parametrize("name,fen,depth", [
