@@ -89,7 +89,7 @@ def test_pockets_and_drops_from_start_fen():
 @pytest.mark.parametrize("section,key", [
     ("[x:chess]\nmustDrop = true\n", "mustDrop"),
     ("[x:crazyhouse]\n", "capturesToHand"),                       # promoted pieces demote in FSF
-    ("[x:chess]\nflagRegion = *8\nflagPiece = k\nflagPieceSafe = true\n", "flagPieceSafe"),
+    ("[x:chess]\nextinctionPseudoRoyal = true\n", "extinctionPseudoRoyal"),
     ("[x:chess]\ncastlingQueensideFile = f\n", "castlingQueensideFile"),  # the king away from its partner
     ("[x:chess]\npromotionRegionWhite = *7 *8\n", "promotionRegionWhite"),  # Black's zone differs
     ("[x:chess]\ndupleCheck = true\n", "dupleCheck"),

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from morphchess import Position
+from morphchess import Position, Variant
 from morphchess.notation import from_fen
 from test_library import game, text, walk
 
@@ -35,11 +35,12 @@ def mine(pos: Position) -> int | None:
     return 0 if out.winner is None else (1 if out.winner == pos.turn else -1)
 
 
-def play_to_end(name: str, fen: str, seed: str, plies: int = 1000) -> str:
-    """A random game from ``fen`` with move lists compared at every ply and the result at its end;
+def play_to_end(name: str, fen: str, seed: str, plies: int = 1000, variant: Variant | None = None) -> str:
+    """A random game from ``fen`` of the library's ``name`` (or from the start of ``variant``, ``fen``
+    being Fairy-Stockfish's) with move lists compared at every ply and the result at its end;
     returns how ours ended."""
     rng = random.Random(seed)
-    pos, moves = from_fen(game(name), fen), []
+    pos, moves = Position(variant) if variant else from_fen(game(name), fen), []
     for _ply in range(plies):
         legal = {text(pos, m): m for m in pos.legal_moves()}
         assert set(legal) == set(sf.legal_moves(name, fen, moves)), f"{name} after {' '.join(moves)}"
@@ -135,3 +136,16 @@ def test_flag_keys_and_any_piece_flag():
     pos.make({text(pos, x): x for x in pos.legal_moves()}["b7d8"])
     out = pos.outcome()
     assert out is not None and out.termination == "flag" and out.winner == 0 and pos.legal_moves() == []
+
+
+@pytest.mark.parametrize("name", ["squatter", "kono", "hexapawn", "breakthrough6", "river", "antiantichess",
+                                  "rookmate"])
+def test_fairy_stockfish_sections_to_their_end(name):
+    """Sections of Fairy-Stockfish's own variants.ini that use these rules (flagPieceSafe,
+    flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen)."""
+    from test_fairy_ini import FSF_FILE, quiet_load
+    text = FSF_FILE.read_text()
+    sf.load_variant_config(text)
+    v = quiet_load(text, name)
+    ends = [play_to_end(name, sf.start_fen(name), f"{name}{i}", variant=v) for i in range(4)]
+    assert "unfinished" not in ends

@@ -22,6 +22,7 @@ import warnings
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from .betza import BetzaError, parse
 from .errors import cut
@@ -51,7 +52,7 @@ _SPECIAL_PIECES = {"janggiCannon": "cannot jump over or capture cannons",
 
 # The flag rules' keys (read by _flags): flagPiece = * is any piece, whiteFlag and blackFlag are old spellings
 FLAG_KEYS = ("flagPiece", "flagPieceWhite", "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
-             "whiteFlag", "blackFlag", "flagPieceCount", "flagMove")
+             "whiteFlag", "blackFlag", "flagPieceCount", "flagMove", "flagPieceSafe", "flagPieceBlockedWin")
 # Keys read into the rules.  Booleans are "true"/"false"; regions are Fairy-Stockfish's square lists.
 PLAYED = {
     "maxRank", "maxFile", "startFen", "pieceDrops", "capturesToHand", "dropLoop", "firstRankPawnDrops",
@@ -93,8 +94,7 @@ REFUSED = {
     "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
     "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
     "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
-    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "flagPieceBlockedWin": "false",
-    "flagPieceSafe": "false", "connectN": "0", "connectPieceTypes": "*",
+    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "connectN": "0", "connectPieceTypes": "*",
     "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true", "connectRegion1White": "",
     "connectRegion2White": "", "connectRegion1Black": "", "connectRegion2Black": "", "connectNxN": "0",
     "collinearN": "0", "connectValue": "win", "castlingWins": "-", "dropOnTop": "false",
@@ -351,14 +351,12 @@ class _Out:
     drops: bool = False  # pieces in hand are dropped
     castling: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # Variant.castling
     castling_said: bool = True  # the XBetza O move says the castling (the ID text holds it)
-    # the flag rules (Variant.flag_piece and the rest): flag piece keys per colour (None: any piece),
-    # regions per colour, count, flagMove
     checking: bool = True  # False: no move may give check
-    # the losing games' rules, as Variant fields: must_capture, stalemate_wins, checkmate_wins,
-    # army_extinction, extinction_wins
-    losing: dict[str, object] = field(default_factory=dict)
     check_counts: tuple[int, int] | None = None  # checkCounting: the checks to give (Variant.check_counts)
-    flag: tuple[tuple[str | None, str | None], tuple[set[int], set[int]], int, bool] | None = None
+    # the win conditions as Variant fields: the flag rules (flag_piece as letters, None for any piece,
+    # flag_region, ...) and the losing games' (must_capture, stalemate_wins, army_extinction, ...)
+    flag: dict[str, Any] = field(default_factory=dict)
+    losing: dict[str, Any] = field(default_factory=dict)
 
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
@@ -467,7 +465,7 @@ def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
 def _unsaid(out: _Out) -> list[str]:
     """The win conditions read here that ID text cannot say (docs/rules.md), one line each."""
     losing = out.losing
-    said = {"flagRegion": out.flag is not None, "checkCounting": out.check_counts is not None,
+    said = {"flagRegion": bool(out.flag), "checkCounting": out.check_counts is not None,
             "checking = false": not out.checking, "mustCapture": losing.get("must_capture", False),
             "stalemateValue = win": losing.get("stalemate_wins", False),
             "checkmateValue = win": losing.get("checkmate_wins", False),
@@ -485,13 +483,11 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.castling = out.castling
     variant.checking = out.checking
     variant.check_counts = out.check_counts
-    for key, value in out.losing.items():
+    for key, value in {**out.flag, **out.losing}.items():
         setattr(variant, key, value)
     if out.flag:
-        pieces, regions, count, move = out.flag
-        variant.flag_piece = tuple(variant.type_by_letter(c).index if c else 0 for c in pieces)  # type: ignore
-        variant.flag_region = (frozenset(regions[0]), frozenset(regions[1]))
-        variant.flag_count, variant.flag_move = count, move
+        white_flag, black_flag = (variant.type_by_letter(c).index if c else 0 for c in out.flag["flag_piece"])
+        variant.flag_piece = (white_flag, black_flag)
     if out.initial:
         letters, (white, black) = out.initial
         variant.initial_region = {variant.type_by_letter(c).index: (frozenset(white), frozenset(black))
@@ -785,7 +781,10 @@ def _flags(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
     if not any(regions):
         return
     count = _number(r.keys.get("flagPieceCount", "1"), Section(name, "", {}, "", 0), "flagPieceCount")
-    out.flag = ((pieces[0], pieces[1]), (regions[0], regions[1]), count, _bool(r, "flagMove", False))
+    out.flag = {"flag_piece": (pieces[0], pieces[1]), "flag_region": (frozenset(regions[0]), frozenset(regions[1])),
+                "flag_count": count, "flag_move": _bool(r, "flagMove", False),
+                "flag_safe": _bool(r, "flagPieceSafe", False),
+                "flag_blocked_win": _bool(r, "flagPieceBlockedWin", False)}
 
 
 def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:

@@ -1118,21 +1118,26 @@ class Position:
     def flag_reached(self, colour: int) -> bool:
         """Do enough of ``colour``'s flag pieces stand in its flag region (:attr:`Variant.flag_region`)?"""
         v = self.variant
-        ti, b = v.flag_piece[colour], self.board
-        n = sum(1 for sq in v.flag_region[colour] if b[sq] and b[sq] & 1 == colour and (not ti or b[sq] >> 2 == ti))
-        return n >= v.flag_count > 0
+        ti, b, region = v.flag_piece[colour], self.board, v.flag_region[colour]
+        flags = [sq for sq in region if b[sq] and b[sq] & 1 == colour and (not ti or b[sq] >> 2 == ti)]
+        if not flags or (len(flags) < v.flag_count and not (v.flag_blocked_win and all(b[sq] for sq in region))):
+            return False
+        if v.flag_safe and (not v.flag_move or colour != self.turn) and len(flags) == v.flag_count:
+            return not any(self.attacked(sq, colour ^ 1) for sq in flags)
+        return True
 
     def _flag_outcome(self) -> Outcome | None:
         """The flag rules as Fairy-Stockfish ends a game by them.  Without flag_move, a side whose
         flag is reached after its move has won.  With flag_move the other side gets one more move:
         Black, with a royal flag piece, not in check and able to step into its region, plays on
-        (then both reached it: a draw); a side that reached its region before that move has won."""
+        (then both reached it: a draw); a side that reached its region before that move has won.
+        With flag_safe a flag piece under attack wins only once it has survived a move."""
         v = self.variant
         us, them = self.turn, self.turn ^ 1
-        if v.flag_move and self.flag_reached(us):
-            both = us == WHITE and self._royal_flag(them) and self.flag_reached(them)
-            return Outcome("flag", None if both else us)
-        if (not v.flag_move or self._royal_flag(us)) and self.flag_reached(them):
+        if (v.flag_move or v.flag_safe) and self.flag_reached(us):
+            both = (v.flag_move and us == WHITE and self._royal_flag(them)) or (v.flag_safe and not v.flag_move)
+            return Outcome("flag", None if both and self.flag_reached(them) else us)
+        if (not v.flag_move or v.flag_safe or self._royal_flag(us)) and self.flag_reached(them):
             if v.flag_move and us == BLACK and self._flag_in_reach(us):
                 return None
             return Outcome("flag", them)

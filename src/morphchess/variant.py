@@ -128,6 +128,8 @@ class Variant(_Freezable):
     flag_region: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
     flag_count: int = 1
     flag_move: bool = False
+    flag_safe: bool = False  # flagPieceSafe: with exactly flag_count there, none may stand attacked
+    flag_blocked_win: bool = False  # flagPieceBlockedWin: one flag piece in a region full of pieces wins too
     checking: bool = True  # False: no move may give check (Fairy-Stockfish's checking = false)
     # Check counting (Fairy-Stockfish's checkCounting): the checks White and Black must give to win
     # from the start; None: no such rule
