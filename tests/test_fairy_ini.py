@@ -166,7 +166,8 @@ def test_fairy_stockfish_variants_ini(capsys):
         print(f"\nvariants.ini: {len(played)} played, {len(refused)} refused")
         for name, why in sorted(refused.items()):
             print(f"  refused {name}: {why}")
-    assert len(played) >= 45 and {"blackletter", "4x5chess", "antiantichess", "rookmate", "hexapawn"} <= set(played)
+    assert len(played) >= 50
+    assert {"blackletter", "4x5chess", "antiantichess", "rookmate", "hexapawn", "nim"} <= set(played)
     assert all(why.startswith("[") for why in refused.values())
     assert "promotedPieceType" in refused["cannonshogi"]
 
@@ -174,7 +175,7 @@ def test_fairy_stockfish_variants_ini(capsys):
 @pytest.mark.slow
 def test_fairy_stockfish_variants_ini_depth3():
     played, _refused = _walk_file(3)
-    assert len(played) >= 45
+    assert len(played) >= 50
 
 
 # -- converting between the languages ---------------------------------------------------------------

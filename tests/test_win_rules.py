@@ -139,10 +139,11 @@ def test_flag_keys_and_any_piece_flag():
 
 
 @pytest.mark.parametrize("name", ["squatter", "kono", "hexapawn", "breakthrough6", "river", "antiantichess",
-                                  "rookmate"])
+                                  "rookmate", "nim", "lewthwaite"])
 def test_fairy_stockfish_sections_to_their_end(name):
     """Sections of Fairy-Stockfish's own variants.ini that use these rules (flagPieceSafe,
-    flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen)."""
+    flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen, kingless
+    games ended by stalemate)."""
     from test_fairy_ini import FSF_FILE, quiet_load
     text = FSF_FILE.read_text()
     sf.load_variant_config(text)

@@ -542,8 +542,9 @@ def _translate(name: str, r: _Rules) -> _Out:
     if _bool(r, "checkCounting", False):  # without counts in startFen Fairy-Stockfish's next check wins
         out.check_counts = start.checks or (1, 1)
     extinction = "extinction" in p or "army_extinction" in out.losing
-    if not royal and not extinction and not out.flag:
-        raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
+    stalemate = p["stalemate"] == "loss" or out.losing.get("stalemate_wins", False)
+    if not royal and not extinction and not out.flag and not stalemate:
+        raise _refuse(name, r, "king", "a game without a king needs an extinction, flag or stalemate rule to be won")
     placed = {c.isupper() for c in start.board.values() if royal and c.upper() == letters[royal]}
     if royal and len(placed) < 2 and not extinction:
         sides = " and ".join(side for side, upper in (("White", True), ("Black", False)) if upper not in placed)
