@@ -15,7 +15,7 @@ from test_library import game, text, walk
 
 sf = pytest.importorskip("pyffish")
 
-GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus"]
+GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus", "kinglet"]
 
 
 def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
