@@ -15,7 +15,8 @@ from test_library import game, text, walk
 
 sf = pytest.importorskip("pyffish")
 
-GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus", "kinglet"]
+GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus", "kinglet",
+         "threekings"]
 
 
 def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:

@@ -470,7 +470,8 @@ def _unsaid(out: _Out) -> list[str]:
             "stalemateValue = win": losing.get("stalemate_wins", False),
             "checkmateValue = win": losing.get("checkmate_wins", False),
             "extinctionValue = win": losing.get("extinction_wins", False),
-            "extinctionPieceTypes = *": "army_extinction" in losing}
+            "extinctionPieceTypes = *": "army_extinction" in losing,
+            "extinctionPieceCount": losing.get("extinction_count", 0) > 0}
     return [f"{key}: a win condition of Fairy-Stockfish's that ID text cannot say" for key, on in said.items() if on]
 
 
@@ -819,6 +820,8 @@ def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None
     if types == ["*"] and opponent == "0":  # the whole army: a side with at most `count` pieces
         out.losing["army_extinction"] = _number(count, Section(name, "", {}, "", 0), "extinctionPieceCount")
         return
-    if count != "0" or opponent != "0" or "*" in types:
-        raise _refuse(name, r, "extinctionPieceCount", "morphchess's extinction is losing every piece of a type")
+    if opponent != "0" or "*" in types:
+        raise _refuse(name, r, "extinctionOpponentPieceCount", "morphchess's extinction of types does not look at "
+                                                               "the opponent's count")
+    out.losing["extinction_count"] = _number(count, Section(name, "", {}, "", 0), "extinctionPieceCount")
     p["extinction"] = "".join(letters[k] for k in types if k in letters)

@@ -1111,8 +1111,12 @@ class Position:
         army = self.variant.army_extinction
         if army is not None and self._army(colour) <= army:
             return True
-        have = {t.type_of[p] for p in self.board if p and p & 1 == colour}
         hand = self.hands[colour]
+        n = self.variant.extinction_count
+        if n:  # Three Kings: a side with two kings or fewer has lost
+            return any(hand[ti] + sum(1 for p in self.board if p and p & 1 == colour and t.type_of[p] == ti) <= n
+                       for ti in t.extinction)
+        have = {t.type_of[p] for p in self.board if p and p & 1 == colour}
         return any(ti not in have and not hand[ti] for ti in t.extinction)
 
     def flag_reached(self, colour: int) -> bool:

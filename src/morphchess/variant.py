@@ -142,6 +142,7 @@ class Variant(_Freezable):
     stalemate_wins: bool = False
     checkmate_wins: bool = False
     army_extinction: int | None = None
+    extinction_count: int = 0  # a side with at most this many pieces of an extinction type has lost it
     extinction_wins: bool = False
     # how the board is drawn (morphchess.boardstyle): "chequered" squares, or "xiangqi": pieces on the
     # points of lines, with river and palaces, and Chinese piece faces
