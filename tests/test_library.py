@@ -203,5 +203,5 @@ def test_web_definition_box_takes_variants_ini(client):
     key = posted.json()["key"]
     game = client.post("/api/games", json={"variant": key, "white": "human", "black": "human"})
     assert game.status_code in (200, 201), game.text
-    refused = client.post("/api/variants", json={"definition": "[anti:chess]\nmustCapture = true\n"})
-    assert refused.status_code == 422 and "mustCapture" in refused.text
+    refused = client.post("/api/variants", json={"definition": "[anti:chess]\nmustDrop = true\n"})
+    assert refused.status_code == 422 and "mustDrop" in refused.text

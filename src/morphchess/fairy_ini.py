@@ -22,6 +22,7 @@ import warnings
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from .betza import BetzaError, parse
 from .errors import cut
@@ -49,6 +50,9 @@ _SPECIAL_PIECES = {"janggiCannon": "cannot jump over or capture cannons",
                    "janggiElephant": "moves by Janggi's blocking rule",
                    "immobile": "never moves (a wall)"}
 
+# The flag rules' keys (read by _flags): flagPiece = * is any piece, whiteFlag and blackFlag are old spellings
+FLAG_KEYS = ("flagPiece", "flagPieceWhite", "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
+             "whiteFlag", "blackFlag", "flagPieceCount", "flagMove", "flagPieceSafe", "flagPieceBlockedWin")
 # Keys read into the rules.  Booleans are "true"/"false"; regions are Fairy-Stockfish's square lists.
 PLAYED = {
     "maxRank", "maxFile", "startFen", "pieceDrops", "capturesToHand", "dropLoop", "firstRankPawnDrops",
@@ -64,6 +68,7 @@ PLAYED = {
     "nFoldRule", "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
+    *FLAG_KEYS, "checkCounting", "mustCapture",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
@@ -79,7 +84,7 @@ REFUSED = {
     "piecePromotionOnCapture": "false", "mandatoryPiecePromotion": "false", "pieceDemotion": "false",
     "blastOnCapture": "false", "blastImmuneTypes": "-", "mutuallyImmuneTypes": "-", "petrifyOnCaptureTypes": "-",
     "petrifyBlastPieces": "false", "tripleStepRegionWhite": "-", "tripleStepRegionBlack": "-",
-    "castlingDroppedPiece": "false", "oppositeCastling": "false", "mustCapture": "false", "mustDrop": "false",
+    "castlingDroppedPiece": "false", "oppositeCastling": "false", "mustDrop": "false",
     "mustDropType": "*", "enclosingDrop": "none", "enclosingDropStart": "-", "dropRegionWhite": "",
     "dropRegionBlack": "", "whiteDropRegion": "", "blackDropRegion": "", "sittuyinRookDrop": "false",
     "dropOppositeColoredBishop": "false", "dropPromoted": "false", "dropNoDoubled": "-",
@@ -89,10 +94,7 @@ REFUSED = {
     "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
     "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
     "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
-    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "flagPiece": "*", "flagPieceWhite": "*",
-    "flagPieceBlack": "*", "flagRegion": "", "flagRegionWhite": "", "flagRegionBlack": "", "whiteFlag": "",
-    "blackFlag": "", "flagPieceCount": "1", "flagPieceBlockedWin": "false", "flagMove": "false",
-    "flagPieceSafe": "false", "checkCounting": "false", "connectN": "0", "connectPieceTypes": "*",
+    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "connectN": "0", "connectPieceTypes": "*",
     "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true", "connectRegion1White": "",
     "connectRegion2White": "", "connectRegion1Black": "", "connectRegion2Black": "", "connectNxN": "0",
     "collinearN": "0", "connectValue": "win", "castlingWins": "-", "dropOnTop": "false",
@@ -103,7 +105,7 @@ _SETS = {"pawnTypes", "promotionPawnTypes", "promotionPawnTypesWhite", "promotio
          "enPassantTypesWhite", "enPassantTypesBlack", "castlingRookPieces", "castlingRookPiecesWhite",
          "castlingRookPiecesBlack", "castlingRookPiece", "extinctionPieceTypes", "nMoveRuleTypes",
          "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "castlingKingPiece", "castlingKingPieceWhite",
-         "castlingKingPieceBlack"}
+         "castlingKingPieceBlack", "flagPiece", "flagPieceWhite", "flagPieceBlack"}
 _TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
 
 
@@ -349,6 +351,12 @@ class _Out:
     drops: bool = False  # pieces in hand are dropped
     castling: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # Variant.castling
     castling_said: bool = True  # the XBetza O move says the castling (the ID text holds it)
+    checking: bool = True  # False: no move may give check
+    check_counts: tuple[int, int] | None = None  # checkCounting: the checks to give (Variant.check_counts)
+    # the win conditions as Variant fields: the flag rules (flag_piece as letters, None for any piece,
+    # flag_region, ...) and the losing games' (must_capture, stalemate_wins, army_extinction, ...)
+    flag: dict[str, Any] = field(default_factory=dict)
+    losing: dict[str, Any] = field(default_factory=dict)
 
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
@@ -371,8 +379,6 @@ def _check_keys(name: str, r: _Rules, out: _Out) -> None:
             pass  # read with the pieces (_zones)
         else:
             out.notes.append(f"unknown key {key} = {value}: not a Fairy-Stockfish key morphchess knows, not used")
-    if not _bool(r, "checking", True):
-        raise _refuse(name, r, "checking", "morphchess always forbids leaving a royal piece attacked")
     if not _bool(r, "dropChecks", True):
         raise _refuse(name, r, "dropChecks", "morphchess lets drops give check")
     if _bool(r, "chess960", False):
@@ -394,6 +400,7 @@ class _Start:
     board: dict[int, str]
     hands: tuple[dict[str, int], dict[str, int]]
     castling: str
+    checks: tuple[int, int] | None = None  # a ``W+B`` field: the checks each side must still give
 
 
 def _start(name: str, r: _Rules) -> _Start:
@@ -433,7 +440,10 @@ def _start(name: str, r: _Rules) -> _Start:
             f += 1
         if f != r.files:
             raise _refuse(name, r, "startFen", f"rank {rank + 1} has {f} files, the board {r.files}")
-    return _Start(board, hands, fields[2] if len(fields) > 2 else "-")
+    counts = [m for f in fields[2:5] if (m := re.fullmatch(r"([0-9])\+([0-9])", f))]
+    checks = (int(counts[0][1]), int(counts[0][2])) if counts else None
+    fields = [f for f in fields if not counts or f != counts[0][0]]  # the counts may stand in any field from the 3rd
+    return _Start(board, hands, fields[2] if len(fields) > 2 else "-", checks)
 
 
 def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
@@ -449,7 +459,20 @@ def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
     if out.initial and out.drops:
         lost.append("doubleStepRegion: a piece dropped behind its region makes its initial moves once it "
                     "reaches it; the ID's initial moves are only those of a piece that never moved")
-    return _id_text(out), lost + out.notes
+    return _id_text(out), lost + _unsaid(out) + out.notes
+
+
+def _unsaid(out: _Out) -> list[str]:
+    """The win conditions read here that ID text cannot say (docs/rules.md), one line each."""
+    losing = out.losing
+    said = {"flagRegion": bool(out.flag), "checkCounting": out.check_counts is not None,
+            "checking = false": not out.checking, "mustCapture": losing.get("must_capture", False),
+            "stalemateValue = win": losing.get("stalemate_wins", False),
+            "checkmateValue = win": losing.get("checkmate_wins", False),
+            "extinctionValue = win": losing.get("extinction_wins", False),
+            "extinctionPieceTypes = *": "army_extinction" in losing,
+            "extinctionPieceCount": losing.get("extinction_count", 0) > 0}
+    return [f"{key}: a win condition of Fairy-Stockfish's that ID text cannot say" for key, on in said.items() if on]
 
 
 def load(text: str, name: str = "custom") -> Variant:
@@ -459,6 +482,13 @@ def load(text: str, name: str = "custom") -> Variant:
     variant = build(_id_text(out), section)
     variant.promo_forced = out.promo_forced
     variant.castling = out.castling
+    variant.checking = out.checking
+    variant.check_counts = out.check_counts
+    for key, value in {**out.flag, **out.losing}.items():
+        setattr(variant, key, value)
+    if out.flag:
+        white_flag, black_flag = (variant.type_by_letter(c).index if c else 0 for c in out.flag["flag_piece"])
+        variant.flag_piece = (white_flag, black_flag)
     if out.initial:
         letters, (white, black) = out.initial
         variant.initial_region = {variant.type_by_letter(c).index: (frozenset(white), frozenset(black))
@@ -507,13 +537,17 @@ def _translate(name: str, r: _Rules) -> _Out:
         out.promo_forced = zone > 1 and _bool(r, "mandatoryPawnPromotion", True)
     else:
         p.update(maxPromote="0", promoChoice="+")
-    if royal:
-        p["royal"] = letters[royal]
+    p["royal"] = letters[royal] if royal else "0"  # royal=0: no royal type (the ID's default is the last)
     _end_rules(name, r, out, letters)
-    if not royal and "extinction" not in p:
-        raise _refuse(name, r, "king", "a game without a king needs an extinction rule to be won")
+    _flags(name, r, out, letters)
+    if _bool(r, "checkCounting", False):  # without counts in startFen Fairy-Stockfish's next check wins
+        out.check_counts = start.checks or (1, 1)
+    extinction = "extinction" in p or "army_extinction" in out.losing
+    stalemate = p["stalemate"] == "loss" or out.losing.get("stalemate_wins", False)
+    if not royal and not extinction and not out.flag and not stalemate:
+        raise _refuse(name, r, "king", "a game without a king needs an extinction, flag or stalemate rule to be won")
     placed = {c.isupper() for c in start.board.values() if royal and c.upper() == letters[royal]}
-    if royal and len(placed) < 2 and "extinction" not in p:
+    if royal and len(placed) < 2 and not extinction:
         sides = " and ".join(side for side, upper in (("White", True), ("Black", False)) if upper not in placed)
         out.notes.append(f"startFen places no king ({letters[royal]}) for {sides}: that side can never be "
                          "checkmated")
@@ -735,15 +769,38 @@ def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:
         raise _refuse(name, r, "promotionZonePawnDrops", "morphchess drops pawns in a deep promotion zone")
 
 
+def _flags(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
+    """The flag rules (:attr:`Variant.flag_region`) and ``checking = false``; a side's region is
+    ``flagRegionWhite`` (or ``whiteFlag``), else ``flagRegion``, and its piece likewise."""
+    out.checking = _bool(r, "checking", True)
+    regions, pieces = [], []
+    for side, old in (("White", "whiteFlag"), ("Black", "blackFlag")):
+        region = _region(r, "flagRegion" + side)
+        region = _region(r, old) if region is None else region
+        regions.append((_region(r, "flagRegion") if region is None else region) or set())
+        chosen = r.sets.get("flagPiece" + side) or r.sets.get("flagPiece") or ["*"]
+        pieces.append(None if chosen[0] == "*" else letters.get(chosen[0]))
+    if not any(regions):
+        return
+    count = _number(r.keys.get("flagPieceCount", "1"), Section(name, "", {}, "", 0), "flagPieceCount")
+    out.flag = {"flag_piece": (pieces[0], pieces[1]), "flag_region": (frozenset(regions[0]), frozenset(regions[1])),
+                "flag_count": count, "flag_move": _bool(r, "flagMove", False),
+                "flag_safe": _bool(r, "flagPieceSafe", False),
+                "flag_blocked_win": _bool(r, "flagPieceBlockedWin", False)}
+
+
 def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
     """Stalemate, checkmate, the n-move and repetition rules, extinction and bare king."""
     p = out.params
     stalemate = r.keys.get("stalemateValue", "draw").lower()
-    if stalemate not in ("draw", "loss"):
-        raise _refuse(name, r, "stalemateValue", "morphchess scores stalemate as a draw or a loss only")
+    if stalemate not in ("draw", "loss", "win"):
+        raise _refuse(name, r, "stalemateValue", "morphchess scores stalemate as a draw, a loss or a win")
     p["stalemate"] = "loss" if stalemate == "loss" else "draw"
-    if r.keys.get("checkmateValue", "loss").lower() != "loss":
-        raise _refuse(name, r, "checkmateValue", "checkmate loses in morphchess")
+    checkmate = r.keys.get("checkmateValue", "loss").lower()
+    if checkmate not in ("loss", "win"):
+        raise _refuse(name, r, "checkmateValue", "morphchess scores checkmate as a loss or a win")
+    out.losing.update(must_capture=_bool(r, "mustCapture", False), stalemate_wins=stalemate == "win",
+                      checkmate_wins=checkmate == "win")
     p["fiftyMoves"] = r.keys.get("nMoveRule", "50")
     folds = r.keys.get("nFoldRule", "3")
     if folds == "1":
@@ -754,11 +811,17 @@ def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None
     if value == "none" or not types:
         return
     count, opponent = r.keys.get("extinctionPieceCount", "0"), r.keys.get("extinctionOpponentPieceCount", "0")
-    if value != "loss":
-        raise _refuse(name, r, "extinctionValue", "morphchess's extinction rules lose the game")
-    if types == ["*"] and count == "1" and opponent == "2":
+    if value not in ("loss", "win"):
+        raise _refuse(name, r, "extinctionValue", "morphchess's extinction rules lose or win the game")
+    if types == ["*"] and count == "1" and opponent == "2" and value == "loss":
         p["baring"] = "0"  # a bare king loses, unless it bares the other king at once (Shatranj)
         return
-    if count != "0" or opponent != "0" or "*" in types:
-        raise _refuse(name, r, "extinctionPieceCount", "morphchess's extinction is losing every piece of a type")
+    out.losing["extinction_wins"] = value == "win"
+    if types == ["*"] and opponent == "0":  # the whole army: a side with at most `count` pieces
+        out.losing["army_extinction"] = _number(count, Section(name, "", {}, "", 0), "extinctionPieceCount")
+        return
+    if opponent != "0" or "*" in types:
+        raise _refuse(name, r, "extinctionOpponentPieceCount", "morphchess's extinction of types does not look at "
+                                                               "the opponent's count")
+    out.losing["extinction_count"] = _number(count, Section(name, "", {}, "", 0), "extinctionPieceCount")
     p["extinction"] = "".join(letters[k] for k in types if k in letters)

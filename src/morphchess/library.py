@@ -21,7 +21,7 @@ __all__ = ["Entry", "entries", "entry", "search", "missing", "features", "fairy_
 
 MAX_QUERY = 200  # characters of a search
 FEATURES = ("drops", "morphs", "hoppers", "castling", "promotion", "shogi-promotion", "shuffle", "holes",
-            "transforms", "multi-leg", "extinction", "bare-king", "no-royal")
+            "transforms", "multi-leg", "extinction", "bare-king", "no-royal", "flag", "check-count", "must-capture")
 # Built-ins written as ID text that Fairy-Stockfish knows under a name of its own.
 _FAIRY_NAMES = {"chess": "chess", "chess960": "fischerandom", "xiangqi": "xiangqi"}
 
@@ -68,9 +68,12 @@ def features(v: Variant) -> tuple[str, ...]:
         "holes": bool(v.holes),
         "transforms": bool(v.transforms),
         "multi-leg": any(m.paths for m in moves),
-        "extinction": bool(v.extinction),
+        "extinction": bool(v.extinction) or v.army_extinction is not None,
         "bare-king": v.baring is not None,
         "no-royal": not any(t.royal for t in v.types),
+        "flag": bool(v.flag_region[0] or v.flag_region[1]),
+        "check-count": v.check_counts is not None,
+        "must-capture": v.must_capture,
     }
     return tuple(f for f in FEATURES if has[f])
 

@@ -138,7 +138,8 @@ def to_fen(pos: Position) -> str:
     castling = field[WHITE] + field[BLACK] or "-"
     ep = ",".join(pos.variant.square_name(s) for s in pos.ep[0]) if pos.ep else "-"
     side = "w" if pos.turn == WHITE else "b"
-    return f"{board} {side} {castling} {ep} {pos.halfmove} {pos.fullmove}"
+    checks = "" if pos.checks is None else f"{pos.checks[WHITE]}+{pos.checks[BLACK]} "
+    return f"{board} {side} {castling} {ep} {checks}{pos.halfmove} {pos.fullmove}"
 
 
 def _board_field(pos: Position, mark) -> str:
@@ -202,6 +203,7 @@ def _read_hands(variant: Variant, board: str) -> tuple[str, tuple[dict, dict]]:
 
 def from_fen(variant: Variant, fen: str) -> Position:
     """Read position text (standard FEN works for chess).  Raises :class:`FenError`."""
+    fen, checks = _read_checks(variant, fen)
     board, side, castling, ep, half, full = _fields(fen)
     board, hands = _read_hands(variant, board)
     try:
@@ -223,7 +225,7 @@ def from_fen(variant: Variant, fen: str) -> Position:
                            f"for a {variant.type(ti).name}")
     codes = _with_moved_state(variant, placed, turn, castling)
     pos = Position.from_board(variant, codes, turn, _en_passant(variant, codes, turn, ep), halfmove, fullmove,
-                              hands)
+                              hands, checks)
     _check_royals(pos)
     _check_reachable(pos)
     if any(pos.attacked(r, turn) for r in pos.guarded(turn ^ 1)):
@@ -287,6 +289,20 @@ def _could_arrive(v: Variant, t: Tables, p: int, sq: int) -> bool:
         return True
     return any(t.valid[c] and colour_of(c) == colour and sq not in t.barred[c]
                and any(type_of(x) == ti for x in t.becomes(c, sq)) for c in range(t.ncodes))
+
+
+def _read_checks(variant: Variant, fen: str) -> tuple[str, tuple[int, int] | None]:
+    """Where the variant counts checks: the text without its ``W+B`` field (the checks White and
+    Black must still give, after the en-passant field as Fairy-Stockfish writes it) and the
+    counts; without the field, the counts of the start.  Elsewhere the text as it is."""
+    if variant.check_counts is None:
+        return fen, None
+    fields = fen.split()
+    for i, f in enumerate(fields[1:5], 1):
+        m = re.fullmatch(r"([0-9]{1,2})\+([0-9]{1,2})", f)
+        if m:
+            return " ".join(fields[:i] + fields[i + 1:]), (int(m[1]), int(m[2]))
+    return fen, variant.check_counts
 
 
 def _fields(fen: str) -> list[str]:

@@ -48,7 +48,7 @@ class PositionError(InputError):
 class Outcome:
     """How a game ended: ``winner`` is WHITE (0), BLACK (1) or None for a draw."""
 
-    termination: str  # checkmate, stalemate, extinction, royal capture, bare king, fifty moves, repetition, ...
+    termination: str  # checkmate, stalemate, extinction, flag, royal capture, bare king, fifty moves, ...
     winner: int | None
 
     def result(self) -> str:
@@ -87,12 +87,13 @@ class Position:
     ``board`` holds a piece code per square, ``turn`` the side to move, ``ep``
     the en-passant state ``(squares, victim square, hash part)`` after a
     double step, ``royals`` the royal squares per colour, ``hands`` the pieces in
-    hand per colour (a count per type index).  Read them freely; change them only
-    through this class's methods.
+    hand per colour (a count per type index), ``checks`` the checks each colour must still give
+    to win where the variant counts them (:attr:`Variant.check_counts`).  Read them freely; change
+    them only through this class's methods.
     """
 
     __slots__ = ("variant", "t", "board", "turn", "ep", "halfmove", "fullmove", "hash", "royals", "rights",
-                 "hands", "_stack")
+                 "hands", "_stack", "checks", "_checks_saved")
 
     def __init__(self, variant: Variant, setup: str = "standard") -> None:
         placement = variant.placement(setup)
@@ -100,15 +101,17 @@ class Position:
         board = [0] * t.size
         for sq, (ti, colour) in placement.items():
             board[sq] = code(ti, colour, t.tracks_virgin[ti])
-        self._set(variant, board, WHITE, None, 0, 1, variant.holdings)
+        self._set(variant, board, WHITE, None, 0, 1, variant.holdings, variant.check_counts)
 
     @classmethod
     def from_board(cls, variant: Variant, board: list[int], turn: int = WHITE, ep: tuple | None = None,
-                   halfmove: int = 0, fullmove: int = 1, hands: Sequence[Mapping[int, int]] = ({}, {})) -> Position:
+                   halfmove: int = 0, fullmove: int = 1, hands: Sequence[Mapping[int, int]] = ({}, {}),
+                   checks: tuple[int, int] | None = None) -> Position:
         """A position from piece codes, one per square (a diagram, or what position text describes).
 
         ``ep`` is ``(squares, victim square)`` after a double step, ``hands`` the pieces in
-        hand per colour ``{type index: count}`` (none unless given).  Raises
+        hand per colour ``{type index: count}`` (none unless given), ``checks`` the checks each
+        colour must still give where the variant counts them (None: as at the start).  Raises
         :class:`PositionError` if a code, square or hand does not fit the variant."""
         t = variant.tables
         if len(board) != t.size:
@@ -121,12 +124,17 @@ class Position:
                                 "the move number >= 1")
         if any(not 0 < ti <= len(variant.types) or n < 0 for hand in hands for ti, n in hand.items()):
             raise PositionError(f"a hand holds a type or count that {variant.name} does not have")
+        if checks is not None and (variant.check_counts is None or min(checks) < 0):
+            raise PositionError(f"{variant.name} counts no checks" if variant.check_counts is None
+                                else "the checks still to give cannot be negative")
         pos = cls.__new__(cls)
-        pos._set(variant, list(board), turn, ep, halfmove, fullmove, hands)
+        pos._set(variant, list(board), turn, ep, halfmove, fullmove, hands, checks or variant.check_counts)
         return pos
 
     def _set(self, variant: Variant, board: list[int], turn: int, ep: tuple | None, halfmove: int,
-             fullmove: int, hands: Sequence[Mapping[int, int]]) -> None:
+             fullmove: int, hands: Sequence[Mapping[int, int]], checks: tuple[int, int] | None) -> None:
+        self.checks = checks
+        self._checks_saved: list = []
         self.variant = variant
         self.t = variant.tables
         self.board = board
@@ -158,7 +166,24 @@ class Position:
                 h ^= t.zob_hand(colour, ti, n)
         self.royals = (tuple(roy[0]), tuple(roy[1]))
         self.rights = self.castle_key()
-        self.hash = h ^ self.rights ^ (t.zob_strike if t.counter_strike and self._struck() else 0)
+        self.hash = h ^ self.rights ^ (t.zob_strike if t.counter_strike and self._struck() else 0) ^ self._checks_key()
+
+    def _checks_key(self) -> int:
+        """Hash part of the checks still to give (0 where the variant counts none)."""
+        if self.checks is None:
+            return 0
+        keys = self.t.zob_checks
+        return keys[WHITE][min(self.checks[WHITE], len(keys[0]) - 1)] ^ keys[BLACK][min(self.checks[BLACK],
+                                                                                          len(keys[0]) - 1)]
+
+    def _count_check(self, us: int) -> None:
+        """Check counting, after ``us`` moved: keep the counts for unmake, count a check it gave."""
+        checks = self.checks
+        self._checks_saved.append(checks)
+        if checks is not None and self.in_check():
+            before = self._checks_key()
+            self.checks = (max(checks[0] - 1, 0), checks[1]) if us == WHITE else (checks[0], max(checks[1] - 1, 0))
+            self.hash ^= before ^ self._checks_key()
 
     def castle_key(self) -> int:
         """Hash part of the castling rights: an unmoved castling king and an unmoved partner."""
@@ -244,6 +269,7 @@ class Position:
             setattr(p, name, getattr(self, name))
         p.board = self.board[:]
         p._stack = self._stack[:]
+        p._checks_saved = self._checks_saved[:]
         return p
 
     # -- attacks -----------------------------------------------------------------
@@ -601,9 +627,31 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         """All legal moves of the side to move: none once the game is decided whatever is played
-        (:meth:`decided`)."""
-        if (self.t.extinction or self.variant.baring is not None) and self.decided():
+        (:meth:`decided`); where no move may give check, none that does."""
+        t = self.t
+        if t.ends_early and self.decided():
             return []
+        legal = self._legal()
+        if t.no_checks:
+            legal = [m for m in legal if not self.gives_check(m)]
+        if self.variant.must_capture:
+            return self._captures_first(legal)
+        return legal
+
+    def _captures_first(self, legal: list) -> list:
+        """The must-capture rule: the captures among ``legal`` if there are any, else all of them."""
+        captures = [m for m in legal if self.capture_square(m) is not None]
+        return captures or legal
+
+    def gives_check(self, m: Move) -> bool:
+        """Does move ``m`` attack a royal piece of the opponent?"""
+        self.make(m)
+        check = self.in_check()
+        self.unmake()
+        return check
+
+    def _legal(self) -> list[Move]:
+        """The pseudo-legal moves that leave no royal piece attacked, castling added."""
         moves = self._walk(None)
         royals = self.royals[self.turn]
         if not royals:
@@ -627,6 +675,8 @@ class Position:
         every one is.  Cheap for most moves: only pieces that may shield a royal piece, the royal pieces
         themselves and en passant are played out (the engine's staged move generation uses it)."""
         royals = self.royals[self.turn]
+        if self.t.no_checks or self.variant.must_capture:  # rules that look at more than the move
+            return self.legal_moves().__contains__
         if not royals or (self.t.succession and len(royals) > 1):
             return None
         risky, _castle = self._legality(royals)
@@ -866,6 +916,8 @@ class Position:
         self.turn = us ^ 1
         self.hash = h
         self._stack.append(saved)
+        if t.check_counting:
+            self._count_check(us)
 
     def _to_hand(self, h: int, taken: tuple) -> int:
         """Put the captured pieces ``taken`` (codes, 0 for none) in a hand, as the variant says;
@@ -966,6 +1018,8 @@ class Position:
         if self.turn == BLACK:
             self.fullmove += 1
         self.turn ^= 1
+        if self.t.check_counting:
+            self._checks_saved.append(self.checks)
 
     @cython.locals(b=list, frm=cython.Py_ssize_t, to=cython.Py_ssize_t, undo=Undo)
     def unmake(self) -> None:
@@ -1004,6 +1058,8 @@ class Position:
         self.royals = undo.royals
         self.rights = undo.rights
         self.hands = undo.hands
+        if self.t.check_counting:
+            self.checks = self._checks_saved.pop()
 
     # -- end of game -------------------------------------------------------------
     def material(self, colour: int) -> list[int]:
@@ -1037,10 +1093,18 @@ class Position:
         us, them = self.turn, self.turn ^ 1
         if legal is None:
             legal = self.legal_moves()
-        if self.t.extinction:
-            for loser in (us, them):  # both at once: the side that moved wins
+        if self.t.extinction or v.army_extinction is not None:
+            # both at once: the side that moved wins; where extinction wins, as Fairy-Stockfish
+            # looks at the side that moved first, the side to move loses
+            for loser in ((them, us) if v.extinction_wins else (us, them)):
                 if self.extinct(loser):
-                    return Outcome("extinction", loser ^ 1)
+                    return Outcome("extinction", loser if v.extinction_wins else loser ^ 1)
+        if self.t.flags:
+            flag = self._flag_outcome()
+            if flag is not None:
+                return flag
+        if self.checks is not None and not self.checks[them]:
+            return Outcome("check count", them)
         if self.t.succession and not self.royals[us]:  # a double capture took the last two
             return Outcome("royal capture", them)
         if v.baring is not None:
@@ -1049,8 +1113,8 @@ class Position:
                 return bare
         if not legal:
             if self.in_check():
-                return Outcome("checkmate", them)
-            return Outcome("stalemate", them if v.stalemate_loses else None)
+                return Outcome("checkmate", us if v.checkmate_wins else them)
+            return Outcome("stalemate", them if v.stalemate_loses else (us if v.stalemate_wins else None))
         if v.fifty_moves and self.halfmove >= 2 * v.fifty_moves:
             return Outcome("fifty moves", None)
         if v.repetitions and self.repetitions() >= v.repetitions:
@@ -1062,10 +1126,15 @@ class Position:
 
     def decided(self) -> bool:
         """Is the game over before any move, as Fairy-Stockfish ends it: a side has lost an
-        extinction type, the side that just moved is bare while the other is not, or the side to
-        move is bare and cannot bare the other (which has two or more pieces beside its royal ones)."""
+        extinction type, a flag rule ends it, the side that just moved gave its last check, the side
+        that just moved is bare while the other is not, or the side to move is bare and cannot bare
+        the other (which has two or more pieces beside its royal ones)."""
         us, them = self.turn, self.turn ^ 1
-        if self.t.extinction and (self.extinct(us) or self.extinct(them)):
+        if (self.t.extinction or self.variant.army_extinction is not None) and (self.extinct(us) or self.extinct(them)):
+            return True
+        if self.t.flags and self._flag_outcome() is not None:
+            return True
+        if self.checks is not None and not self.checks[them]:
             return True
         if self.variant.baring is None:
             return False
@@ -1073,11 +1142,63 @@ class Position:
         return bool(mine and not theirs or not mine and len(theirs) > 1)
 
     def extinct(self, colour: int) -> bool:
-        """Has ``colour`` lost every piece (on the board and in hand) of one of the extinction types?"""
+        """Has ``colour`` lost every piece (on the board and in hand) of one of the extinction types,
+        or its army (:attr:`Variant.army_extinction`)?"""
         t = self.t
-        have = {t.type_of[p] for p in self.board if p and p & 1 == colour}
+        army = self.variant.army_extinction
+        if army is not None and self._army(colour) <= army:
+            return True
         hand = self.hands[colour]
+        n = self.variant.extinction_count
+        if n:  # Three Kings: a side with two kings or fewer has lost
+            return any(hand[ti] + sum(1 for p in self.board if p and p & 1 == colour and t.type_of[p] == ti) <= n
+                       for ti in t.extinction)
+        have = {t.type_of[p] for p in self.board if p and p & 1 == colour}
         return any(ti not in have and not hand[ti] for ti in t.extinction)
+
+    def flag_reached(self, colour: int) -> bool:
+        """Do enough of ``colour``'s flag pieces stand in its flag region (:attr:`Variant.flag_region`)?"""
+        v = self.variant
+        ti, b, region = v.flag_piece[colour], self.board, v.flag_region[colour]
+        flags = [sq for sq in region if b[sq] and b[sq] & 1 == colour and (not ti or b[sq] >> 2 == ti)]
+        if not flags or (len(flags) < v.flag_count and not (v.flag_blocked_win and all(b[sq] for sq in region))):
+            return False
+        if v.flag_safe and (not v.flag_move or colour != self.turn) and len(flags) == v.flag_count:
+            return not any(self.attacked(sq, colour ^ 1) for sq in flags)
+        return True
+
+    def _flag_outcome(self) -> Outcome | None:
+        """The flag rules as Fairy-Stockfish ends a game by them.  Without flag_move, a side whose
+        flag is reached after its move has won.  With flag_move the other side gets one more move:
+        Black, with a royal flag piece, not in check and able to step into its region, plays on
+        (then both reached it: a draw); a side that reached its region before that move has won.
+        With flag_safe a flag piece under attack wins only once it has survived a move."""
+        v = self.variant
+        us, them = self.turn, self.turn ^ 1
+        if (v.flag_move or v.flag_safe) and self.flag_reached(us):
+            both = (v.flag_move and us == WHITE and self._royal_flag(them)) or (v.flag_safe and not v.flag_move)
+            return Outcome("flag", None if both and self.flag_reached(them) else us)
+        if (not v.flag_move or v.flag_safe or self._royal_flag(us)) and self.flag_reached(them):
+            if v.flag_move and us == BLACK and self._flag_in_reach(us):
+                return None
+            return Outcome("flag", them)
+        return None
+
+    def _royal_flag(self, colour: int) -> bool:
+        ti = self.variant.flag_piece[colour]
+        return bool(ti) and self.variant.type(ti).royal
+
+    def _flag_in_reach(self, us: int) -> bool:
+        """May ``us``, not in check, move a flag piece into its region by a legal move?"""
+        if self.in_check():
+            return False
+        region, ti = self.variant.flag_region[us], self.variant.flag_piece[us]
+        legal = [m for m in self._legal() if m[1] in region and self.board[m[0]] >> 2 == ti and m[3] is not DROP]
+        return any(not self.gives_check(m) for m in legal) if self.t.no_checks else bool(legal)
+
+    def _army(self, colour: int) -> int:
+        """How many pieces ``colour`` has, on the board and in hand."""
+        return sum(1 for p in self.board if p and p & 1 == colour) + sum(self.hands[colour])
 
     def _bare_king(self, us: int, legal: list) -> Outcome | None:
         mine, theirs = self.material(us), self.material(us ^ 1)

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from .variant import PieceType, Variant
 
 _HAND_KEYS = 64  # hash keys per type in hand; larger counts share the last one
+_CHECK_KEYS = 16  # hash keys per count of checks still to give; larger counts share the last one
 
 
 _EAGER = 100  # boards up to 10x10 get their tables at once, larger ones square by square
@@ -150,6 +151,12 @@ class Tables:
         # While a side has a royal piece and a successor (or two of either), checks do not matter to it.
         self.succession = bool(v.succession)
         self.extinction = tuple(v.extinction)
+        self.flags = bool(v.flag_region[0] or v.flag_region[1])  # Position.flag_reached
+        self.no_checks = not v.checking
+        self.check_counting = v.check_counts is not None  # Position.checks
+        # Position.decided: rules that may end a game before any move is made
+        self.ends_early = (bool(self.extinction) or self.flags or self.check_counting or v.baring is not None
+                           or v.army_extinction is not None)
         self.partner_of = self._castling_partners(v)
         self.fischer = self._fischer_castling(v)
         # castling types that are not royal (a king named by extinction=) castle with no regard to attacks
@@ -646,6 +653,8 @@ class Tables:
             for colour in (WHITE, BLACK):
                 moved, virgin = code(t.index, colour), code(t.index, colour, True)
                 self.zob[virgin] = self.zob[moved]
+        # check counting: a key per colour and count of checks still to give
+        self.zob_checks = [[rnd.getrandbits(64) for _ in range(_CHECK_KEYS)] for _ in (WHITE, BLACK)]
 
 
 def _has_initial(t: PieceType) -> bool:

@@ -121,6 +121,29 @@ class Variant(_Freezable):
     # view (Black's mirrored by rank), that pieces of the type may not enter (a palace, a river).
     barred: Mapping[int, frozenset[int]] = field(default_factory=dict)
     flying_general: bool = False  # royal pieces may not face each other on an open file (Xiangqi)
+    # Flag rules (Fairy-Stockfish's flagPiece and flagRegion), per colour: the type whose pieces win by
+    # standing in the region (0: any piece) and the region's squares (none: no flag rule); flag_count
+    # pieces must stand there; with flag_move the other side gets one more move to reach its own region
+    flag_piece: tuple[int, int] = (0, 0)
+    flag_region: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+    flag_count: int = 1
+    flag_move: bool = False
+    flag_safe: bool = False  # flagPieceSafe: with exactly flag_count there, none may stand attacked
+    flag_blocked_win: bool = False  # flagPieceBlockedWin: one flag piece in a region full of pieces wins too
+    checking: bool = True  # False: no move may give check (Fairy-Stockfish's checking = false)
+    # Check counting (Fairy-Stockfish's checkCounting): the checks White and Black must give to win
+    # from the start; None: no such rule
+    check_counts: tuple[int, int] | None = None
+    # Losing games (Fairy-Stockfish's mustCapture, stalemateValue, checkmateValue, extinctionValue):
+    # a capture must be played when one is legal; the stalemated or mated side wins; a side with at
+    # most army_extinction pieces (board and hand; None: no such rule) has lost its army, and losing
+    # an extinction (of a type or the army) wins where extinction_wins says so
+    must_capture: bool = False
+    stalemate_wins: bool = False
+    checkmate_wins: bool = False
+    army_extinction: int | None = None
+    extinction_count: int = 0  # a side with at most this many pieces of an extinction type has lost it
+    extinction_wins: bool = False
     # how the board is drawn (morphchess.boardstyle): "chequered" squares, or "xiangqi": pieces on the
     # points of lines, with river and palaces, and Chinese piece faces
     board_style: str = "chequered"
@@ -256,8 +279,9 @@ class Variant(_Freezable):
 
     def kings_only_draw(self) -> bool:
         """Is a board of royal pieces only a draw?  Only where every royal type reaches just the
-        squares next to it and keeps its type wherever it goes (kings can then never win)."""
-        return self.derived("kings_only_draw", self._royals_are_kings)
+        squares next to it and keeps its type wherever it goes (kings can then never win), and no
+        flag rule lets a king win by walking."""
+        return self.derived("kings_only_draw", self._royals_are_kings) and not any(self.flag_region)
 
     def _royals_are_kings(self) -> bool:
         t = self.tables

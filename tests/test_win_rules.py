@@ -1,0 +1,153 @@
+"""The win conditions of Fairy-Stockfish's games (flags, check counting, must-capture and losing
+games) against pyffish: random games played to their end with move lists and results compared,
+positions that use each rule, and the rules read from variants.ini keys (perft(3) from the start:
+test_library.py's slow run)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from morphchess import Position, Variant
+from morphchess.notation import from_fen
+from test_library import game, text, walk
+
+sf = pytest.importorskip("pyffish")
+
+GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus", "kinglet",
+         "threekings"]
+
+
+def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
+    """Fairy-Stockfish's result for the side to move (1 win, 0 draw, -1 loss), None while it plays on."""
+    end, value = sf.is_immediate_game_end(name, fen, moves)
+    if not end:
+        end, value = sf.is_optional_game_end(name, fen, moves)
+    if not end and not sf.legal_moves(name, fen, moves):
+        end, value = True, sf.game_result(name, fen, moves)
+    return (value > 0) - (value < 0) if end else None
+
+
+def mine(pos: Position) -> int | None:
+    out = pos.outcome()
+    if out is None:
+        return None
+    return 0 if out.winner is None else (1 if out.winner == pos.turn else -1)
+
+
+def play_to_end(name: str, fen: str, seed: str, plies: int = 1000, variant: Variant | None = None) -> str:
+    """A random game from ``fen`` of the library's ``name`` (or from the start of ``variant``, ``fen``
+    being Fairy-Stockfish's) with move lists compared at every ply and the result at its end;
+    returns how ours ended."""
+    rng = random.Random(seed)
+    pos, moves = Position(variant) if variant else from_fen(game(name), fen), []
+    for _ply in range(plies):
+        legal = {text(pos, m): m for m in pos.legal_moves()}
+        assert set(legal) == set(sf.legal_moves(name, fen, moves)), f"{name} after {' '.join(moves)}"
+        result = mine(pos)
+        if result is not None:
+            assert result == fsf_result(name, fen, moves), f"{name} after {' '.join(moves)}: {pos.outcome()}"
+            return pos.outcome().termination
+        choice = rng.choice(sorted(legal))
+        pos.make(legal[choice])
+        moves.append(choice)
+    return "unfinished"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_games_to_their_end(name):
+    ends = [play_to_end(name, sf.start_fen(name), f"{name}{i}") for i in range(5)]
+    assert "unfinished" not in ends
+
+
+@pytest.mark.parametrize("name,fen,depth", [
+    ("kingofthehill", "8/8/8/2k5/8/3K4/8/8 w - - 0 1", 3),           # both kings one step from the hill
+    ("kingofthehill", "8/8/8/2kq4/8/3K4/8/8 w - - 0 1", 3),          # the hill square e4 is guarded
+    ("racingkings", "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", 2),
+    ("racingkings", "8/1K5k/8/8/8/8/8/8 w - - 0 1", 3),               # both race; Black may still draw
+    ("racingkings", "8/1K6/7k/8/8/8/8/2r5 w - - 0 1", 3),             # no move may give check
+    ("3check", "r3k2r/ppp2ppp/8/3Q4/8/8/PPP2PPP/R3K2R w KQkq - 1+2 0 1", 3),  # White's next check wins
+    ("3check", "4k3/8/8/8/8/8/3q4/R3K2R w KQ - 3+1 0 1", 2),       # in check: evasions, then Black's check
+    ("5check", "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 5+5 0 1", 3),
+    ("antichess", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 1", 3),  # the capture is forced
+    ("antichess", "8/8/2k5/8/8/8/1P6/8 w - - 0 1", 5),                 # a king captures; promotion to king
+    ("giveaway", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 3),           # the king is no king: it castles into attack
+    ("losers", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", 3),
+    ("losers", "4k3/p7/8/8/4r3/8/8/1N2K3 w - - 0 1", 3),               # in check: evasions before captures
+    ("losers", "7k/7p/8/8/8/8/6q1/N6K w - - 0 1", 2),                  # the king must take
+    ("codrus", "8/8/8/8/8/2p5/1k6/K7 w - - 0 1", 1),                   # the king must take the king, and lose
+])
+def test_rule_positions(name, fen, depth):
+    assert walk(from_fen(game(name), fen), name, fen, depth) > 0
+    for seed in range(3):
+        play_to_end(name, fen, f"{fen}{seed}")
+
+
+@pytest.mark.parametrize("fen,moves,result", [
+    ("8/1K6/8/8/8/8/8/7k w - - 0 1", ["b7b8"], -1),                  # Black cannot reach: White won
+    ("8/1K5k/8/8/8/8/8/8 w - - 0 1", ["b7b8"], None),                 # Black can reach the rank: plays on
+    ("8/1K5k/8/8/8/8/8/8 w - - 0 1", ["b7b8", "h7h8"], 0),            # both reached: a draw
+    ("8/1K5k/8/8/8/8/8/8 w - - 0 1", ["b7b8", "h7g7"], 1),            # Black missed it: White won
+    ("8/1K5k/8/8/8/8/8/8 b - - 0 1", ["h7h8"], -1),                   # Black first: White has lost
+])
+def test_racing_kings_last_move(fen, moves, result):
+    pos = from_fen(game("racingkings"), fen)
+    for m in moves:
+        pos.make({text(pos, x): x for x in pos.legal_moves()}[m])
+    assert mine(pos) == result == fsf_result("racingkings", fen, moves)
+
+
+@pytest.mark.parametrize("name,fen,result", [
+    ("antichess", "8/8/8/8/8/8/8/7k w - - 0 1", 1),                  # no pieces left: White has won
+    ("antichess", "8/8/8/8/8/k7/P7/8 w - - 0 1", 1),                 # stalemated: White has won
+    ("losers", "k7/p7/1Q6/8/8/8/8/7K b - - 0 1", None),               # Black to move may still step
+    ("losers", "k7/pQ6/2K5/8/8/8/8/8 b - - 0 1", 1),                  # checkmated: Black has won
+    ("losers", "k7/8/8/8/8/8/8/4K2R b - - 0 1", 1),                   # only the king left: Black has won
+])
+def test_losing_game_ends(name, fen, result):
+    assert mine(from_fen(game(name), fen)) == result == fsf_result(name, fen, [])
+
+
+def test_check_counts_in_position_text_and_hash():
+    """The ``W+B`` field as Fairy-Stockfish writes it; a check counted, hashed and taken back."""
+    from morphchess.notation import to_fen
+
+    from common import assert_make_unmake_exact
+    fen = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 3+3 0 1"
+    pos = from_fen(game("3check"), fen)
+    assert to_fen(pos) == fen and to_fen(Position(game("3check"))) == sf.start_fen("3check")
+    assert_make_unmake_exact(pos)
+    before = pos.hash
+    pos.make({text(pos, x): x for x in pos.legal_moves()}["f1b5"])
+    assert pos.checks == (2, 3) and to_fen(pos) == sf.get_fen("3check", fen, ["f1b5"])
+    pos.unmake()
+    assert pos.checks == (3, 3) and pos.hash == before
+    assert from_fen(game("3check"), fen.replace("3+3", "1+3")).hash != before
+
+
+def test_flag_keys_and_any_piece_flag():
+    """flagPiece = * counts any piece; per-colour regions; a kingless game won by its flag only."""
+    from test_fairy_ini import quiet_load
+    v = quiet_load("[race:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nflagPiece = *\n"
+                   "flagRegionWhite = *8\nflagRegionBlack = *1\n", "race")
+    assert v.flag_piece == (0, 0) and v.flag_region[1] == frozenset(range(8))
+    assert not any(t.royal for t in v.types)
+    pos = from_fen(v, "4k3/1N6/8/8/8/8/8/4K3 w - - 0 1")
+    pos.make({text(pos, x): x for x in pos.legal_moves()}["b7d8"])
+    out = pos.outcome()
+    assert out is not None and out.termination == "flag" and out.winner == 0 and pos.legal_moves() == []
+
+
+@pytest.mark.parametrize("name", ["squatter", "kono", "hexapawn", "breakthrough6", "river", "antiantichess",
+                                  "rookmate", "nim", "lewthwaite"])
+def test_fairy_stockfish_sections_to_their_end(name):
+    """Sections of Fairy-Stockfish's own variants.ini that use these rules (flagPieceSafe,
+    flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen, kingless
+    games ended by stalemate)."""
+    from test_fairy_ini import FSF_FILE, quiet_load
+    text = FSF_FILE.read_text()
+    sf.load_variant_config(text)
+    v = quiet_load(text, name)
+    ends = [play_to_end(name, sf.start_fen(name), f"{name}{i}", variant=v) for i in range(4)]
+    assert "unfinished" not in ends
