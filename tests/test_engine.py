@@ -463,3 +463,20 @@ def test_tempo_steadies_the_score_where_every_move_morphs():
         return max(scores) - min(scores)
     without = swing(Params(tempo=0))
     assert without > 600 and swing(Params()) < without / 4
+
+
+@pytest.mark.parametrize("variant, fen, best, mate", [
+    # racing kings: b7b6 lets Black reach the last rank first; b7b8 leaves Black only the draw
+    ("racingkings", "8/1K5k/8/8/8/8/8/8 w - - 0 1", "b7b8", None),
+    # three-check: White's last check wins at once, whatever Black could answer
+    ("3check", "4k3/8/8/8/8/8/8/3QK3 w - - 1+3 0 1", None, 1),
+    # antichess: White wins by giving away its last piece (it must be taken, here by promoting)
+    ("antichess", "8/8/8/8/8/8/1p6/R7 w - - 0 1", None, 1),
+])
+def test_the_search_scores_flag_check_count_and_losing_wins(variant, fen, best, mate):
+    pos = from_fen(builtin(variant), fen)
+    result = search(pos, depth=3)
+    if best is not None:
+        assert move_to_coord(pos, result.move) == best and result.score == 0
+    if mate is not None:
+        assert result.mate == mate

@@ -200,7 +200,13 @@ class _Searcher:
         self.bare_immediate = v.bare_king_immediate
         self.extinction = bool(v.extinction)
         self.succession = bool(v.succession)
-        self.stalemate_score = -MATE if v.stalemate_loses else 0
+        # a side with no legal move: mated or stalemated, lost, won or drawn as the variant says
+        self.mated_sign = 1 if v.checkmate_wins else -1
+        self.stalemated_sign = -1 if v.stalemate_loses else 1 if v.stalemate_wins else 0
+        # flag, check-count and army rules end games before the moves run out (Position.decided)
+        self.kings_only_draw = v.kings_only_draw()
+        self.win_rules = bool(pos.t.flags or pos.t.check_counting or v.army_extinction is not None
+                              or v.extinction_wins)
         self.fifty = 2 * v.fifty_moves if v.fifty_moves else 10 ** 9
         self.repetition = bool(v.repetitions)
         self.tt: TranspositionTable = tt or v.derived(("transposition table",), TranspositionTable)
@@ -220,9 +226,8 @@ class _Searcher:
         legal = pos.legal_moves()
         result = SearchResult(move=legal[0] if legal else None)
         if not legal or pos.outcome(legal) is not None:
-            if not legal:
-                result.score = -MATE if pos.in_check() else self.stalemate_score
-                result.mate = 0 if result.score == -MATE else None
+            result.score = self._no_moves(pos.in_check(), 0) if not legal else self._decided(0)
+            result.mate = 0 if abs(result.score) == MATE else None
             result.seconds = time.perf_counter() - self.start
             return result
         ev = self.et.evaluate(pos.board)
@@ -359,6 +364,8 @@ class _Searcher:
         """Score of a position decided by the extinction, royal-capture, bare-king or draw rules before
         looking at moves, else None."""
         pos = self.pos
+        if self.win_rules and pos.decided():
+            return self._decided(ply)
         if self.extinction:
             if pos.extinct(pos.turn):  # both at once: the side that moved wins
                 return ply - MATE
@@ -373,7 +380,7 @@ class _Searcher:
                 return 0 if not mine else MATE - ply
             if not mine and (self.bare_immediate or theirs > 1):
                 return ply - MATE
-        elif not self.count[0] and not self.count[1]:
+        elif self.kings_only_draw and not self.count[0] and not self.count[1]:
             return 0
         if pos.halfmove >= self.fifty:
             return 0
@@ -385,6 +392,19 @@ class _Searcher:
                 if path[i] == h:
                     return 0
         return None
+
+    def _no_moves(self, in_check: bool, ply: int) -> int:
+        """Score of the side to move with no legal move, ``ply`` plies from the root."""
+        return (self.mated_sign if in_check else self.stalemated_sign) * (MATE - ply)
+
+    def _decided(self, ply: int) -> int:
+        """Score of a position whose game is over by the rules (:meth:`Position.outcome`), or 0 where
+        it goes on (a drawn or undecided position)."""
+        pos = self.pos
+        outcome = pos.outcome()
+        if outcome is None or outcome.winner is None:
+            return 0
+        return MATE - ply if outcome.winner == pos.turn else ply - MATE
 
     # -- the tree ----------------------------------------------------------------
     def _node(self, depth: int, alpha: int, beta: int, ply: int, ev: int, null_ok: bool) -> int:
@@ -434,9 +454,7 @@ class _Searcher:
         moves = staged_moves(pos, tt_move, self.pst, self.order_value, self.killers[ply], self.history)
         best, best_move = self._move_loop(moves, depth, alpha, beta, ply, ev, in_check, futile)
         if best_move is None and best == -MATE - 1:  # no legal move
-            if in_check:
-                return ply - MATE
-            return self.stalemate_score + (ply if self.stalemate_score else 0)
+            return self._no_moves(in_check, ply)
         self._store(h, depth, best, best_move, alpha, beta, ply)
         return best
 
