@@ -153,6 +153,8 @@ def test_cli_variants_search_and_perft_of_a_section(capsys, tmp_path):
     assert "chessgi" in out and "pocketknight" in out and "crossroads" not in out
     assert main(["variants", "--search", "no-such-feature"]) == 2
     assert "no built-in variant fits" in capsys.readouterr().err
+    assert main(["variants", "--search", "crazyhouse"]) == 2  # a game Fairy-Stockfish plays is named so
+    assert "crazyhouse: not in the library yet; Fairy-Stockfish plays it" in capsys.readouterr().err
     path = tmp_path / "my.ini"
     path.write_text("[myvariant:chess]\ncustomPiece1 = a:BN\n"
                     "startFen = rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1\n")

@@ -29,6 +29,7 @@ from .engine.match import MAX_JOBS, MAX_PLIES, check_match, elo_interval, progre
 from .engine.search import MAX_PLY
 from .errors import InputError, cut, quote
 from .lab.cli import add as lab_command
+from .library import missing as missing_games
 from .library import search as search_library
 from .loader import language_of
 from .notation import move_to_coord, to_fen
@@ -58,7 +59,7 @@ def board_picture(v: Variant, cell) -> str:
 def cmd_variants(args) -> None:
     found = search_library(args.search or "")
     if args.search and not found:
-        raise UsageError(f"no built-in variant fits {quote(args.search)}")
+        raise UsageError(f"no built-in variant fits {quote(args.search)} ({'; '.join(missing_games(args.search))})")
     for e in found:
         v = builtin(e.name)
         setups = f", setups: {', '.join(v.setups)}" if len(v.setups) > 1 else ""
