@@ -364,15 +364,21 @@ class Database:
     def _listen(self, callback: Callable[[str], None]) -> None:
         import psycopg
         dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        down = False
         while not self._closed.is_set():
             try:
                 with psycopg.connect(dsn, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    if down:
+                        _log.warning("listening for game changes again")
+                        down = False
                     while not self._closed.is_set():
                         for note in conn.notifies(timeout=1.0):
                             callback(note.payload)
-            except psycopg.Error as e:  # the streams still poll; try again shortly
-                _log.warning("listening for game changes: %s", str(e).splitlines()[0] if str(e) else e)
+            except psycopg.Error as e:  # the streams still poll; try again every second, saying so once
+                if not down:
+                    _log.warning("listening for game changes: %s", str(e).splitlines()[0] if str(e) else e)
+                down = True
                 self._closed.wait(1.0)
 
     def dispose(self) -> None:
