@@ -42,9 +42,10 @@ def test_a_phone_shows_the_board_and_the_games_controls_on_one_screen(pages):
     assert bob.locator("#moves-box").is_visible() and bob.locator("#talk").is_hidden()  # the Moves tab
     DOCS.mkdir(parents=True, exist_ok=True)
     bob.screenshot(path=str(DOCS / "phone.png"))
-    for text in ("good luck", "you too?"):  # the Talk tab counts what came while it was not shown
+    for sent, text in enumerate(("good luck", "you too?"), 1):  # the Talk tab counts what came while hidden
         ann.fill("#talk-input", text)
         ann.press("#talk-input", "Enter")
+        ann.wait_for_function(f"() => document.querySelectorAll('#talk-messages li').length === {sent}")
     bob.wait_for_function("() => document.querySelectorAll('#talk-messages li').length === 2")
     assert bob.inner_text("#tab-talk") == "Talk (2)", bob.inner_text("#talk-messages")
     assert bob.get_attribute("#tab-talk", "aria-label") == "Talk, 2 new messages"
