@@ -38,7 +38,7 @@ class OptionalBuildExt(build_ext):
         for ext in extensions:
             try:
                 out += cythonize([ext], build_dir="build/cython", quiet=True,
-                                 compiler_directives={"language_level": "3"})
+                                 compiler_directives={"language_level": "3", "annotation_typing": False})
             except Exception:  # Cython refuses the module (its errors are printed above)
                 self.pure_path([ext], "Cython cannot compile it")
         for ext in out:

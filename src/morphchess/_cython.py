@@ -2,8 +2,14 @@
 
 compiled = False
 Py_ssize_t = int
+ulonglong = int
 
 
 def locals(**types):
     """``@cython.locals(...)``: types for the compiler, nothing when the source runs."""
     return lambda function: function
+
+
+def declare(kind, value=None):
+    """``cython.declare(type, value)``: a typed local for the compiler; the value when the source runs."""
+    return value

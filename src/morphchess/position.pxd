@@ -1,4 +1,34 @@
 # Cython declarations for position.py (the compiled core: setup.py, docs/architecture.md).
+# The attributes hold C values where the walker and make/unmake read them on every move, and
+# the methods the walker calls on every move are called as C functions.
 
+cimport cython
+from morphchess.tables cimport Tables
+
+@cython.freelist(64)
 cdef class Undo:
-    cdef public object move, piece, taken, ep, halfmove, hash, royals, rights, hands
+    cdef public object move, taken, ep, royals, rights, hands
+    cdef public Py_ssize_t piece, halfmove
+    cdef public unsigned long long hash
+
+@cython.final
+cdef class Position:
+    cdef public Tables t
+    cdef public object variant, ep, royals, rights, hands, checks
+    cdef public list board, _stack, _checks_saved
+    cdef public Py_ssize_t turn, halfmove, fullmove
+    cdef public unsigned long long hash
+    cdef const unsigned long long[::1] _zob
+    cdef Py_ssize_t _size
+
+    cdef Undo _saved(self, m, Py_ssize_t piece, taken)
+    cpdef bint attacked(self, Py_ssize_t sq, Py_ssize_t by)
+    cpdef bint in_check(self)
+    cpdef tuple guarded(self, Py_ssize_t colour)
+    cpdef list _walk(self, quiet_from)
+    cpdef list legal_moves(self)
+    cpdef list _legal(self)
+    cpdef bint is_safe(self, m)
+    cpdef make(self, m)
+    cpdef unmake(self)
+    cpdef perft(self, Py_ssize_t depth)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
 from .move import Kind, Move
@@ -64,21 +64,19 @@ class Undo:
     move), the code of the mover before it (``piece``), what it took (``taken``: the code that stood
     on the target; for en passant the victim's code; for a multi-leg move ``(code on the target,
     codes taken on the way)``), and the position's en-passant state, halfmove clock, hash, royal
-    squares, castling rights and hands before it.  Compiled, an extension type (``position.pxd``)."""
+    squares, castling rights and hands before it (:meth:`Position._saved` makes them).  Compiled,
+    an extension type (``position.pxd``)."""
 
     __slots__ = ("move", "piece", "taken", "ep", "halfmove", "hash", "royals", "rights", "hands")
-
-    def __init__(self, move: Move | None, piece: int, taken, ep: tuple | None, halfmove: int, hash: int,
-                 royals: tuple, rights: int, hands: tuple) -> None:
-        self.move = move
-        self.piece = piece
-        self.taken = taken
-        self.ep = ep
-        self.halfmove = halfmove
-        self.hash = hash
-        self.royals = royals
-        self.rights = rights
-        self.hands = hands
+    move: Move | None
+    piece: int
+    taken: Any  # a code, or (code, codes) for a multi-leg move
+    ep: tuple | None
+    halfmove: int
+    hash: int
+    royals: tuple
+    rights: int
+    hands: tuple
 
 
 class Position:
@@ -93,7 +91,7 @@ class Position:
     """
 
     __slots__ = ("variant", "t", "board", "turn", "ep", "halfmove", "fullmove", "hash", "royals", "rights",
-                 "hands", "_stack", "checks", "_checks_saved")
+                 "hands", "_stack", "checks", "_checks_saved", "_zob", "_size")
 
     def __init__(self, variant: Variant, setup: str = "standard") -> None:
         placement = variant.placement(setup)
@@ -137,6 +135,8 @@ class Position:
         self._checks_saved: list = []
         self.variant = variant
         self.t = variant.tables
+        self._zob = self.t.zob
+        self._size = self.t.size
         self.board = board
         self.hands = tuple(tuple(hand.get(ti, 0) for ti in range(len(variant.types) + 1)) for hand in hands)
         self.turn = turn
@@ -156,7 +156,7 @@ class Position:
         h = t.zob_side if self.turn == BLACK else 0
         for sq, p in enumerate(self.board):
             if p:
-                h ^= t.zob[p][sq]
+                h ^= t.zob[p * t.size + sq]
                 if t.royal[p]:
                     roy[p & 1].append(sq)
         if self.ep:
@@ -264,17 +264,16 @@ class Position:
         return key
 
     def copy(self) -> Position:
-        p = Position.__new__(Position)
-        for name in Position.__slots__:
-            setattr(p, name, getattr(self, name))
-        p.board = self.board[:]
-        p._stack = self._stack[:]
-        p._checks_saved = self._checks_saved[:]
+        """An independent copy, its history included (:meth:`unmake` works on it)."""
+        p = cython.declare(Position, Position.__new__(Position))
+        p.variant, p.t, p._zob, p._size = self.variant, self.t, self._zob, self._size
+        p.board, p._stack, p._checks_saved = self.board[:], self._stack[:], self._checks_saved[:]
+        p.turn, p.ep, p.halfmove, p.fullmove, p.hash = self.turn, self.ep, self.halfmove, self.fullmove, self.hash
+        p.royals, p.rights, p.hands, p.checks = self.royals, self.rights, self.hands, self.checks
         return p
 
     # -- attacks -----------------------------------------------------------------
-    @cython.locals(b=list, sq=cython.Py_ssize_t, by=cython.Py_ssize_t, src=cython.Py_ssize_t, s=cython.Py_ssize_t,
-                   x=cython.Py_ssize_t)
+    @cython.locals(b=list, src=cython.Py_ssize_t, s=cython.Py_ssize_t, x=cython.Py_ssize_t)
     def attacked(self, sq: int, by: int) -> bool:
         """Is ``sq`` attacked by a piece of colour ``by``?"""
         b = self.board
@@ -299,7 +298,7 @@ class Position:
                     return True
         if hops and self._hopped(sq, hops):
             return True
-        return t.complex_attacks and self._path_attack(sq, by)
+        return t.path_attacks and self._path_attack(sq, by)
 
     def _hopped(self, sq: int, hops: tuple) -> bool:
         """Does a hopper capture on ``sq`` along one of the hopper lines ``hops``?"""
@@ -339,7 +338,10 @@ class Position:
     def in_check(self) -> bool:
         """Is any royal piece of the side to move attacked (one whose attack matters, :meth:`guarded`)?"""
         them = self.turn ^ 1
-        return any(self.attacked(r, them) for r in self.guarded(self.turn))
+        for r in self.guarded(self.turn):
+            if self.attacked(r, them):
+                return True
+        return False
 
     def guarded(self, colour: int) -> tuple:
         """The squares of ``colour``'s royal pieces that may not be left attacked: all of them, but
@@ -829,19 +831,21 @@ class Position:
 
     # -- make / unmake ---------------------------------------------------------
     @cython.locals(b=list, frm=cython.Py_ssize_t, to=cython.Py_ssize_t, new=cython.Py_ssize_t,
-                   piece=cython.Py_ssize_t, us=cython.Py_ssize_t, saved=Undo)
+                   piece=cython.Py_ssize_t, cap=cython.Py_ssize_t, us=cython.Py_ssize_t, S=cython.Py_ssize_t,
+                   h=cython.ulonglong, saved=Undo)
     def make(self, m: Move) -> None:
         """Play a move (legal or at least pseudo-legal) on this position."""
         frm, to, new, kind, extra = m
         b = self.board
         t = self.t
-        z = t.zob
+        z = self._zob
+        S = self._size
         piece = b[frm]
         cap = b[to]
         us = self.turn
         ep = self.ep
-        saved = Undo(m, piece, cap, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands)
-        h = self.hash ^ t.zob_side ^ z[piece][frm] ^ z[new][to]
+        saved = self._saved(m, piece, cap)
+        h = self.hash ^ t.zob_side ^ z[piece * S + frm] ^ z[new * S + to]
         if ep:
             h ^= ep[2]
             self.ep = None
@@ -849,7 +853,7 @@ class Position:
             b[frm] = 0
             b[to] = new
             if cap:
-                h ^= z[cap][to]
+                h ^= z[cap * S + to]
                 self.halfmove = 0
             elif t.resets[piece] or (new >> 2) != (piece >> 2):
                 self.halfmove = 0
@@ -867,7 +871,7 @@ class Position:
             cap = 0
         elif kind is CASTLE:  # both leave first: either may land where the other stood
             pfrom, pto, pnew = extra
-            h ^= z[b[pfrom]][pfrom] ^ z[pnew][pto]
+            h ^= z[b[pfrom] * S + pfrom] ^ z[pnew * S + pto]
             b[frm] = 0
             b[pfrom] = 0
             b[pto] = pnew
@@ -878,7 +882,7 @@ class Position:
             b[frm] = 0
             b[to] = new
             if cap:
-                h ^= z[cap][to]
+                h ^= z[cap * S + to]
             if kind is DOUBLE:
                 eph = self.ep_key(extra, us ^ 1)
                 self.ep = (extra, to, eph)
@@ -887,7 +891,7 @@ class Position:
                 victim = extra[0]
                 cap = saved.taken = b[victim]  # the victim stands beside the target
                 b[victim] = 0
-                h ^= z[cap][victim]
+                h ^= z[cap * S + victim]
             elif kind is DROP:
                 h = self._from_hand(h, new, us)
             if cap or t.resets[piece] or (new >> 2) != (piece >> 2):
@@ -907,8 +911,10 @@ class Position:
             victims = saved.taken[1] if kind is LEGS else ()
             if t.to_hand and (cap or victims):
                 h = self._to_hand(h, (cap,) + victims)
-            if any(royal[x] for x in victims):
-                self._rescan_royals()
+            for x in victims:
+                if royal[x]:
+                    self._rescan_royals()
+                    break
             if t.counter_strike and self._struck() != self._strikes(piece, (cap,) + victims):
                 h ^= t.zob_strike  # a ban ends or begins
         if us == BLACK:
@@ -950,15 +956,15 @@ class Position:
         codes taken on the way)``."""
         frm, to, new, _kind, extra = m
         b = self.board
-        z = self.t.zob
+        z, S = self._zob, self._size
         b[frm] = 0
         cap = b[to]
         victims = tuple(b[x] for x in extra)
         for x, victim in zip(extra, victims):
-            h ^= z[victim][x]
+            h ^= z[victim * S + x]
             b[x] = 0
         if cap:
-            h ^= z[cap][to]
+            h ^= z[cap * S + to]
         b[to] = new
         if cap or victims or self.t.resets[piece] or (new >> 2) != (piece >> 2):
             self.halfmove = 0
@@ -977,7 +983,7 @@ class Position:
         b[frm] = 0
         b[to] = new
         b[at] = moved
-        h ^= t.zob[cap][to] ^ t.zob[moved][at]
+        h ^= self._zob[cap * self._size + to] ^ self._zob[moved * self._size + at]
         self.halfmove = 0 if t.resets[piece] or (new >> 2) != (piece >> 2) else self.halfmove + 1
         royal = t.royal
         if royal[piece] or royal[new] or royal[cap]:
@@ -1007,11 +1013,20 @@ class Position:
             theirs = tuple(s for s in theirs if royal[b[s]] and b[s] & 1 != us)
         self.royals = (tuple(mine), theirs) if us == WHITE else (theirs, tuple(mine))
 
+    @cython.locals(u=Undo)
+    def _saved(self, m: Move | None, piece: int, taken) -> Undo:
+        """The undo entry of move ``m`` (None: a null move) of ``piece``, which takes ``taken``,
+        made from the position before it."""
+        u = Undo.__new__(Undo)
+        u.move, u.piece, u.taken, u.ep, u.halfmove = m, piece, taken, self.ep, self.halfmove
+        u.hash, u.royals, u.rights, u.hands = self.hash, self.royals, self.rights, self.hands
+        return u
+
     def make_null(self) -> None:
         """Pass the turn (the search's null move); :meth:`unmake` takes it back."""
         ep = self.ep
         struck = self.t.counter_strike and self._struck()
-        self._stack.append(Undo(None, 0, 0, ep, self.halfmove, self.hash, self.royals, self.rights, self.hands))
+        self._stack.append(self._saved(None, 0, 0))
         self.hash ^= self.t.zob_side ^ (ep[2] if ep else 0) ^ (self.t.zob_strike if struck else 0)
         self.ep = None
         self.halfmove = 0

@@ -38,6 +38,7 @@ finds by walking their moves.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable, Iterator
 from math import gcd
 from typing import TYPE_CHECKING, NamedTuple
@@ -168,6 +169,7 @@ class Tables:
         # Hoppers and multi-leg moves can check through a piece that moves in between: the
         # pin shortcut of Position.legal_moves does not hold for them.
         self.complex_attacks = any(t.moves.hops or t.moves.paths for t in v.types)
+        self.path_attacks = any(t.moves.paths for t in v.types)  # Position._path_attack has work to do
         self._hands(v)
         # Position.make's rare steps: hands, multi-leg moves, promotions from the hand
         self._capture_rules(v)
@@ -636,8 +638,9 @@ class Tables:
     def _zobrist(self, v: Variant) -> None:
         rnd = random.Random(0x6D6F7270)
         size = v.files * v.ranks
-        self.zob = [[rnd.getrandbits(64) for _ in range(size)] for _ in range(self.ncodes)]
-        self.zob[0] = [0] * size  # no piece: a drop's empty origin adds nothing
+        # a key per piece code and square, at zob[code * size + square]; no piece (a drop's empty origin) adds nothing
+        self.zob = array("Q", [rnd.getrandbits(64) for _ in range(self.ncodes * size)])
+        self.zob[:size] = array("Q", [0] * size)
         self.zob_side = rnd.getrandbits(64)
         self.zob_ep = [rnd.getrandbits(64) for _ in range(size)]
         # The moved-state is hashed only for types with initial moves; castling
@@ -652,7 +655,7 @@ class Tables:
                 continue
             for colour in (WHITE, BLACK):
                 moved, virgin = code(t.index, colour), code(t.index, colour, True)
-                self.zob[virgin] = self.zob[moved]
+                self.zob[virgin * size:virgin * size + size] = self.zob[moved * size:moved * size + size]
         # check counting: a key per colour and count of checks still to give
         self.zob_checks = [[rnd.getrandbits(64) for _ in range(_CHECK_KEYS)] for _ in (WHITE, BLACK)]
 

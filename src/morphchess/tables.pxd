@@ -1,0 +1,12 @@
+# Cython declarations for tables.py (the compiled core: setup.py, docs/architecture.md).
+# The tables that Position reads on every move are typed attributes (C struct fields); the
+# rest live in the instance dictionary.
+
+cdef class Tables:
+    cdef dict __dict__
+    cdef public Py_ssize_t files, ranks, size, ncodes
+    cdef public list moves, transforms, royal, resets, castle, valid, type_of, att, hand_of
+    cdef public bint special_make, check_counting, walk_rules, complex_attacks, path_attacks, check_all, succession
+    cdef public bint no_checks, ends_early, counter_strike, to_hand, free_castlers, capture_rules
+    cdef public set capture_only, from_hand
+    cdef public unsigned long long zob_side, zob_strike
