@@ -13,3 +13,8 @@ def locals(**types):
 def declare(kind, value=None):
     """``cython.declare(type, value)``: a typed local for the compiler; the value when the source runs."""
     return value
+
+
+def cast(kind, value):
+    """``cython.cast(type, value)``: the value seen as that type by the compiler; itself when the source runs."""
+    return value

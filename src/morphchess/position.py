@@ -273,7 +273,8 @@ class Position:
         return p
 
     # -- attacks -----------------------------------------------------------------
-    @cython.locals(b=list, src=cython.Py_ssize_t, s=cython.Py_ssize_t, x=cython.Py_ssize_t)
+    @cython.locals(b=list, src=cython.Py_ssize_t, s=cython.Py_ssize_t, x=cython.Py_ssize_t, near=tuple, rays=tuple,
+                   lame=tuple, ray=tuple, blockers=tuple, codes=frozenset)
     def attacked(self, sq: int, by: int) -> bool:
         """Is ``sq`` attacked by a piece of colour ``by``?"""
         b = self.board
@@ -374,6 +375,8 @@ class Position:
                     break
         return n, total
 
+    @cython.locals(b=list, us=cython.Py_ssize_t, s=cython.Py_ssize_t, shield=cython.Py_ssize_t, p=cython.Py_ssize_t,
+                   rays=tuple, lame=tuple, ray=tuple, codes=frozenset)
     def _pinned(self, us: int) -> set:
         """Own pieces that may shield a royal piece (a superset of the pinned ones)."""
         b = self.board
@@ -396,7 +399,9 @@ class Position:
                         shield = s
             for src, blockers, codes in lame:
                 if b[src] in codes:
-                    out.update(x for x in blockers if b[x])
+                    for x in blockers:
+                        if b[x]:
+                            out.add(x)
         return out
 
     # -- the move walker -----------------------------------------------------------
@@ -412,7 +417,8 @@ class Position:
         return self._walk(quiet_from or self.t.no_quiet)
 
     @cython.locals(b=list, out=list, us=cython.Py_ssize_t, sq=cython.Py_ssize_t, p=cython.Py_ssize_t,
-                   q=cython.Py_ssize_t, to=cython.Py_ssize_t, x=cython.Py_ssize_t, start=cython.Py_ssize_t)
+                   q=cython.Py_ssize_t, to=cython.Py_ssize_t, x=cython.Py_ssize_t, start=cython.Py_ssize_t,
+                   leaps=tuple, slides=tuple, specials=tuple, ray=tuple, blockers=tuple)
     def _walk(self, quiet_from: list | None) -> list[Move]:
         """The one walk over the compiled tables: every pseudo-legal move, or only captures plus the
         quiet moves of the pieces ``quiet_from`` names (None: all quiet moves and transformations)."""
@@ -835,7 +841,7 @@ class Position:
                    h=cython.ulonglong, saved=Undo)
     def make(self, m: Move) -> None:
         """Play a move (legal or at least pseudo-legal) on this position."""
-        frm, to, new, kind, extra = m
+        frm, to, new, kind, extra = cython.cast(tuple, m)  # a Move is a tuple: read as one
         b = self.board
         t = self.t
         z = self._zob
@@ -1042,7 +1048,7 @@ class Position:
         undo = self._stack.pop()
         m = undo.move
         if m is not None:
-            frm, to, _new, kind, extra = m
+            frm, to, _new, kind, extra = cython.cast(tuple, m)
             cap = undo.taken
             b = self.board
             if kind is NORMAL:
