@@ -295,7 +295,8 @@ class Accounts:
         return token, sides
 
     def profile(self, name: str) -> tuple[dict, list[tuple[dict, list[str]]]]:
-        """An account's public facts and its newest :data:`PROFILE_GAMES` games, each with the sides it held."""
+        """An account's facts (its id for the server, its name and creation for everyone) and its newest
+        :data:`PROFILE_GAMES` games, each with the sides it held."""
         with self.db.read() as conn:
             account = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.created)
                                    .where(accounts.c.name_key == name[:NAME_LENGTH[1] + 1].lower())).first()
@@ -313,7 +314,7 @@ class Accounts:
             game = played.setdefault(row["id"], ({k: v for k, v in row.items() if k != "side"}, []))
             game[1].append(row["side"])
         games_played = [(row, sorted(sides, key=seats.SIDES.index)) for row, sides in played.values()]
-        return {"name": account.name, "created": aware(account.created)}, games_played
+        return {"id": account.id, "name": account.name, "created": aware(account.created)}, games_played
 
 
 class CsrfGuard:
