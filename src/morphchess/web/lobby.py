@@ -29,7 +29,8 @@ def _players(game: dict) -> str:
 
 
 def _row(kind: str, game: dict) -> str:
-    cells = [escape(game["title"]), _players(game), escape(game["time_control"] or "untimed"), str(game["moves"])]
+    time = (game["time_control"] or "untimed") + (", rated" if game["rated"] else "")
+    cells = [escape(game["title"]), _players(game), escape(time), str(game["moves"])]
     if kind == "open":
         link = (f'<button type="button" class="accept" data-game="{escape(game["id"])}">Accept</button> '
                 f'<a href="{escape(game["watch"])}">view</a>')
