@@ -5,6 +5,7 @@ and the pages that show them: the game, the profile, the leaderboard.  SQLite an
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import pytest
@@ -119,6 +120,35 @@ def test_both_players_resigning_at_once_rate_the_game_once(app):
     assert stored(app, "rw-3").games == stored(app, "rb-3").games == 1
 
 
+def test_two_games_of_the_same_players_ending_at_once_are_rated_one_after_the_other(app):
+    white, black = signed_up(app, "rw-5"), signed_up(app, "rb-5")
+    pairs = [rated_pair(app, white, black) for _ in range(3)]
+    actions.resign(app.state.store, pairs[0][1]["id"], pairs[0][1]["seat"]["token"], None)  # their rows exist
+    meet = threading.Barrier(2)
+
+    def together(conn, game) -> None:  # both endings reach the ratings at once (PostgreSQL; SQLite: in turn)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            meet.wait(timeout=2)
+    app.state.store.endings.insert(0, together)
+    try:
+        threads = [threading.Thread(target=actions.resign, args=(app.state.store, bgame["id"],
+                                                                 bgame["seat"]["token"], None))
+                   for _, bgame in pairs[1:]]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        app.state.store.endings.remove(together)
+    expected = {"rw-5": Rating(), "rb-5": Rating()}
+    for _ in range(3):
+        expected = {"rw-5": rate(expected["rw-5"], [(expected["rb-5"], 1)]),
+                    "rb-5": rate(expected["rb-5"], [(expected["rw-5"], 0)])}
+    for name, rating in expected.items():  # a lost update would leave the second game's rating
+        assert stored(app, name).games == 3
+        assert stored(app, name).rating == pytest.approx(rating.rating, abs=0.01)
+
+
 def test_a_second_game_rates_from_the_stored_ratings_as_the_glicko2_module_does(app):
     white, black = signed_up(app, "rw-4"), signed_up(app, "rb-4")
     wgame, bgame = rated_pair(app, white, black)
@@ -169,9 +199,10 @@ def test_a_rated_open_seek_is_accepted_only_by_another_account(app):
     assert seeker.post(f"/api/games/{seek['id']}/accept").status_code == 403
     lobby = seeker.http.get("/api/lobby").json()["open"]
     assert next(g for g in lobby if g["id"] == seek["id"])["rated"] is True
-    taker = signed_up(app, "rf-5")
-    assert taker.post(f"/api/games/{seek['id']}/accept").status_code == 200
-    assert taker.http.get(f"/api/games/{seek['id']}").json()["ratings"]["black"]["rating"] == 1500
+    assert "<td>rf-4 (1500?) vs ?</td><td>untimed, rated</td>" in seeker.http.get("/lobby").text
+    r = signed_up(app, "rf-5").post(f"/api/games/{seek['id']}/accept")
+    assert r.status_code == 200 and r.json()["names"]["black"] == "rf-5"
+    assert r.json()["ratings"]["black"] == {"rating": 1500, "provisional": True, "change": None}
 
 
 def test_a_rated_game_whose_player_deleted_the_account_ends_unrated(app):

@@ -268,13 +268,14 @@ class Accounts:
             return len(conn.execute(insert.values(new).on_conflict_do_nothing()
                                     .returning(account_seats.c.game_id)).all())
 
-    def sign(self, store: Store, name: str, gid: str, token: str) -> None:
-        """Write the account's name on the one seat a token holds in a game (a seat taken logged in)."""
+    def sign(self, store: Store, name: str, gid: str, token: str) -> Game:
+        """Write the account's name on the one seat a token holds in a game (a seat taken logged in); the
+        game then."""
         def act(conn: Connection, game: Game, at: datetime) -> None:
             sides = game.sides_of(token)
             if len(sides) == 1 and game.row[f"{sides[0]}_name"] != name:
                 store.update(conn, game, at, **{f"{sides[0]}_name": name})
-        store.change(gid, act)
+        return store.change(gid, act)
 
     def seat_here(self, store: Store, account_id: int, gid: str) -> tuple[str, list[str]]:
         """Move the account's seats of a game being played to a new token (this device): the token and the

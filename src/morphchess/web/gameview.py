@@ -195,7 +195,8 @@ def summary_view(row: dict, title: str) -> dict:
     """A game in the lobby's lists."""
     gid = row["id"]
     return {"id": gid, "variant": row["variant"], "title": title, "setup": row["setup"], "mode": row["mode"],
-            "time_control": row["tc"], "rated": bool(row["rated"]), "status": row["status"], "result": row["result"],
+            "time_control": row["tc"], "rated": bool(row["rated"]), "ratings": ratings_view(row["ratings"]),
+            "status": row["status"], "result": row["result"],
             "termination": row["termination"], "ply": row["ply"], "moves": full_moves(row),
             "players": {s: row[s] for s in seats.SIDES}, "names": {s: row[f"{s}_name"] for s in seats.SIDES},
             "created": iso(row["created"]), "updated": iso(row["updated"]), "watch": f"/game/{gid}",

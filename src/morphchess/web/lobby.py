@@ -24,8 +24,14 @@ def _players(game: dict) -> str:
         if game["players"][side] == "engine":
             names.append("engine")
         else:
-            names.append(game["names"][side] or "?")
+            names.append((game["names"][side] or "?") + _rating(game, side))
     return escape(" vs ".join(names))
+
+
+def _rating(game: dict, side: str) -> str:
+    """A rated game's player's rating, as `` (1500?)`` (``?``: provisional); empty for a casual game."""
+    shown = (game["ratings"] or {}).get(side)
+    return f" ({shown['rating']}{'?' if shown['provisional'] else ''})" if shown else ""
 
 
 def _row(kind: str, game: dict) -> str:

@@ -109,13 +109,14 @@ class Rater:
         self.db = db
 
     # -- a rated game ----------------------------------------------------------------------
-    def seated(self, store: Store, gid: str) -> None:
-        """Write into a rated game's row the ratings of the accounts now holding its seats (a seat taken)."""
+    def seated(self, store: Store, game: Game) -> Game:
+        """Write into a rated game's row the ratings of the accounts now holding its seats (a seat taken);
+        the game then (a casual one as it was)."""
         def act(conn: Connection, game: Game, at: datetime) -> None:
-            if game.row["rated"] and not game.status.finished:
-                shown = self._before(conn, game, _holders(conn, gid), at)
+            if not game.status.finished:
+                shown = self._before(conn, game, _holders(conn, game.id), at)
                 store.update(conn, game, at, ratings=json.dumps(shown))
-        store.change(gid, act)
+        return store.change(game.id, act) if game.row["rated"] else game
 
     def ended(self, conn: Connection, game: Game) -> None:
         """The hook of :meth:`Store.end`: rate a rated game that ended with a result, both players at once

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from ..accounts import COOKIE, NAME_LENGTH, PASSWORD_LENGTH, SESSION_DAYS, Accounts, cookie_of, csrf_of
 from ..db import now
 from ..errors import ApiError
+from ..game import Game
 from ..gameview import summary_view
 from ..limits import check, client_key
 from .mygames import MAX_GAMES, Held
@@ -176,13 +177,14 @@ def seat_here(request: Request, gid: str):
     return {"seat": {"token": token, "sides": sides, "link": f"/game/{gid}#seat={token}"}}
 
 
-def adopt(request: Request, gid: str, token: str) -> None:
+def adopt(request: Request, game: Game, token: str) -> Game:
     """A seat taken by a logged-in request belongs to its account, and bears its name, and a rated game
-    shows its rating (the game routes call this)."""
+    shows its rating (the game routes call this); the game as it is then."""
     account = account_of(request)
-    if account is not None and _accounts(request).claim(account["id"], [(gid, token)]):
-        _accounts(request).sign(request.app.state.store, account["name"], gid, token)
-        request.app.state.rater.seated(request.app.state.store, gid)
+    if account is None or not _accounts(request).claim(account["id"], [(game.id, token)]):
+        return game
+    store = request.app.state.store
+    return request.app.state.rater.seated(store, _accounts(request).sign(store, account["name"], game.id, token))
 
 
 @router.get("/api/players/{name}", summary="a player's profile: ratings per variant, games (newest first) and "

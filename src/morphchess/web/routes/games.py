@@ -122,7 +122,7 @@ def _seat(game: Game, token: str, sides: list[str]) -> dict:
 
 def _created(request: Request, game: Game, tokens: dict[str, list[str]]) -> dict:
     (mine, my_sides), *others = tokens.items()
-    adopt(request, game.id, mine)
+    game = adopt(request, game, mine)
     state = answer(request, game)
     state["you"] = my_sides
     return {**state, "seat": _seat(game, mine, my_sides),
@@ -228,7 +228,7 @@ def abort(request: Request, gid: str):
 @router.post("/games/{gid}/accept", summary="take the free seat of an open seek")
 def accept(request: Request, gid: str, body: NameIn):
     game, token = actions.accept(_store(request), gid, body.name, taker(account_of(request)))
-    adopt(request, gid, token)
+    game = adopt(request, game, token)
     side = game.sides_of(token)
     return {**answer(request, game), "you": side, "seat": _seat(game, token, side), "invite": None,
             "watch": f"/game/{game.id}"}
@@ -241,7 +241,7 @@ def join(request: Request, gid: str, body: NameIn):
     game, fresh = actions.join(_store(request), gid, token_of(request), body.name, taker(account_of(request)))
     if fresh is None:
         return answer(request, game)
-    adopt(request, gid, fresh)
+    game = adopt(request, game, fresh)
     sides = game.sides_of(fresh)
     return {**answer(request, game), "you": sides, "seat": _seat(game, fresh, sides)}
 
