@@ -211,7 +211,9 @@ def test_a_rated_game_whose_player_deleted_the_account_ends_unrated(app):
     assert black.post("/api/account/delete", password="correct horse battery").status_code == 200
     assert white.post(f"/api/games/{wgame['id']}/resign", wgame["seat"]["token"]).status_code == 200
     state = white.http.get(f"/api/games/{wgame['id']}").json()
-    assert "not rated" in state["ratings"]["note"] and stored(app, "rd-1") is None
+    assert "not rated: black's seat belongs to no account" in state["ratings"]["note"]
+    assert state["ratings"]["white"] == {"rating": 1500, "provisional": True, "change": None}
+    assert stored(app, "rd-1") is None
 
 
 def test_a_casual_game_between_accounts_changes_no_rating(app):

@@ -114,8 +114,8 @@ class Rater:
         the game then (a casual one as it was)."""
         def act(conn: Connection, game: Game, at: datetime) -> None:
             if not game.status.finished:
-                shown = self._before(conn, game, _holders(conn, game.id), at)
-                store.update(conn, game, at, ratings=json.dumps(shown))
+                seated = _ratings_of(conn, game.row["variant"], _holders(conn, game.id), at)
+                store.update(conn, game, at, ratings=json.dumps({s: _shown(r, None) for s, r in seated.items()}))
         return store.change(game.id, act) if game.row["rated"] else game
 
     def ended(self, conn: Connection, game: Game) -> None:
@@ -126,8 +126,9 @@ class Rater:
             return
         holders = _holders(conn, game.id)
         why = _unratable(row, holders)
-        if why is not None:
-            return self._write(conn, game, {"note": f"not rated: {why}"})
+        if why is not None:  # the ratings shown stay, and say why they did not change
+            self._write(conn, game, {**json.loads(row["ratings"] or "{}"), "note": f"not rated: {why}"})
+            return
         at = aware(row["updated"])
         before = self._locked(conn, row["variant"], holders, at)
         after = {side: rate(before[side], [(before[seats.other(side)], _score(row["result"], side))])
@@ -136,25 +137,15 @@ class Rater:
             self._store(conn, account, row["variant"], after[side], at)
         self._write(conn, game, {side: _shown(before[side], after[side]) for side in seats.SIDES})
 
-    def _before(self, conn: Connection, game: Game, holders: dict[str, int], at: datetime) -> dict:
-        found = {r.account_id: r for r in conn.execute(
-            ratings.select().where(ratings.c.account_id.in_(holders.values()),
-                                   ratings.c.variant == game.row["variant"]))}
-        return {side: _shown(current(found[a], at) if a in found else Rating(), None) for side, a in holders.items()}
-
     def _locked(self, conn: Connection, variant: str, holders: dict[str, int], at: datetime) -> dict[str, Rating]:
-        """Both players' ratings as of ``at``, their rows made if new and locked (in one order: no deadlock)."""
+        """Both players' ratings as of ``at``, their rows made if new, and locked."""
         insert = (sqlite.insert if conn.dialect.name == "sqlite" else postgresql.insert)(ratings)
         fresh = Rating()
         for account in sorted(holders.values()):
             conn.execute(insert.values(account_id=account, variant=variant, rating=fresh.rating,
                                        deviation=fresh.deviation, volatility=fresh.volatility, games=0,
                                        updated=at).on_conflict_do_nothing())
-        rows = conn.execute(ratings.select().where(ratings.c.account_id.in_(holders.values()),
-                                                   ratings.c.variant == variant)
-                            .order_by(ratings.c.account_id).with_for_update())
-        by_account = {r.account_id: current(r, at) for r in rows}
-        return {side: by_account[account] for side, account in holders.items()}
+        return _ratings_of(conn, variant, holders, at, lock=True)
 
     def _store(self, conn: Connection, account: int, variant: str, new: Rating, at: datetime) -> None:
         conn.execute(ratings.update().where(ratings.c.account_id == account, ratings.c.variant == variant)
@@ -195,6 +186,16 @@ class Rater:
             rows = conn.execute(select(ratings.c.variant, players).group_by(ratings.c.variant)
                                 .order_by(players.desc(), ratings.c.variant).limit(limit)).all()
         return [{"variant": v, "players": n} for v, n in rows]
+
+
+def _ratings_of(conn: Connection, variant: str, holders: dict[str, int], at: datetime,
+                lock: bool = False) -> dict[str, Rating]:
+    """The seated accounts' ratings of a variant as of ``at``, by side (a new player's where none is
+    stored); ``lock``: their rows locked until the transaction ends, in one order (no deadlock)."""
+    query = (ratings.select().where(ratings.c.account_id.in_(holders.values()), ratings.c.variant == variant)
+             .order_by(ratings.c.account_id))
+    found = {r.account_id: current(r, at) for r in conn.execute(query.with_for_update() if lock else query)}
+    return {side: found.get(account, Rating()) for side, account in holders.items()}
 
 
 def _unratable(row, holders: dict[str, int]) -> str | None:
