@@ -10,7 +10,7 @@ import re
 import pytest
 from test_web_e2e_accounts import enter
 
-from web_e2e_support import click_move, game_id, wait_plies
+from web_e2e_support import click_move, game_id, serious_findings, wait_plies
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
@@ -50,3 +50,4 @@ def test_a_rated_game_between_two_accounts_shows_the_new_ratings_everywhere(page
     bob.wait_for_selector("#ranking")
     ranking = bob.inner_text("#ranking tbody")
     assert ranking.index("Rated-Bob\t1662?") < ranking.index("Rated-Ann\t1338?")
+    assert not serious_findings(bob)
