@@ -167,6 +167,25 @@ def test_a_second_game_rates_from_the_stored_ratings_as_the_glicko2_module_does(
     assert state["black"]["rating"] == 1338 and state["black"]["change"] == round(stored(app, "rw-4").rating) - 1338
 
 
+def test_a_rated_games_rematch_is_rated_and_a_casual_ones_casual_their_seats_the_accounts(app):
+    white, black = signed_up(app, "rr-1"), signed_up(app, "rr-2")
+    rematches = {}
+    for rated in (True, False):
+        first = white.new_game(mode="invite", side="white", rated=rated)
+        joined = black.post(f"/api/games/{first['id']}/join", first["invite"]["token"]).json()
+        assert white.post(f"/api/games/{first['id']}/resign", first["seat"]["token"]).status_code == 200
+        white.post(f"/api/games/{first['id']}/rematch", first["seat"]["token"], action="offer")
+        new = black.post(f"/api/games/{first['id']}/rematch", joined["seat"]["token"], action="accept").json()
+        rematches[rated] = white.http.get(f"/api/games/{new['rematch']}").json()
+    profile = {g["id"]: g["sides"] for g in white.http.get("/api/players/rr-1").json()["games"]}
+    for rated, game in rematches.items():
+        assert game["rated"] is rated and game["names"] == {"white": "rr-2", "black": "rr-1"}
+        assert profile[game["id"]] == ["black"]  # the account's seat, colours swapped
+    assert rematches[False]["ratings"] is None
+    assert rematches[True]["ratings"]["white"] == {"rating": 1662, "provisional": True, "change": None}
+    assert rematches[True]["ratings"]["black"]["rating"] == 1338
+
+
 def test_a_rated_game_with_the_engine_local_or_anonymous_is_refused(app):
     player = signed_up(app, "rf-1")
     bot = player.post("/api/games", mode="invite", side="white", black="engine", rated=True)

@@ -268,6 +268,17 @@ class Accounts:
             return len(conn.execute(insert.values(new).on_conflict_do_nothing()
                                     .returning(account_seats.c.game_id)).all())
 
+    @staticmethod
+    def pass_seats(conn: Connection, game: str, rematch: str, at: datetime) -> int:
+        """Give the accounts holding seats of ``game`` the other colour's seats of its ``rematch`` (in the
+        transaction that starts it); how many accounts."""
+        held = conn.execute(select(account_seats.c.side, account_seats.c.account_id)
+                            .where(account_seats.c.game_id == game)).all()
+        if held:
+            conn.execute(account_seats.insert(), [{"game_id": rematch, "side": seats.other(side),
+                                                   "account_id": account, "at": at} for side, account in held])
+        return len({account for _side, account in held})
+
     def sign(self, store: Store, name: str, gid: str, token: str) -> Game:
         """Write the account's name on the one seat a token holds in a game (a seat taken logged in); the
         game then."""
