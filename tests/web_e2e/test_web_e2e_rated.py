@@ -46,6 +46,7 @@ def test_a_rated_game_between_two_accounts_shows_the_new_ratings_everywhere(page
     bob.click("#account-name")
     bob.wait_for_selector("#profile-ratings li[data-variant='chess']")
     assert re.search(r"1662\? · 1 rated game$", bob.inner_text("#profile-ratings li[data-variant='chess']"))
+    assert bob.inner_text(f"#profile-games li[data-game='{game_id(ann)}']").endswith("won · rated +162")
     bob.click("#profile-ratings li[data-variant='chess'] a")
     bob.wait_for_selector("#ranking")
     ranking = bob.inner_text("#ranking tbody")

@@ -13,10 +13,19 @@ function players(g) {
     : g.sides.includes(side) ? "this player" : g.names[side] || "?")).join(" vs ");
 }
 
+// A rated game's change of the player's rating ("rated +12", "rated −12"), or "rated" before it ends.
+function ratedText(g) {
+  if (!g.rated) return null;
+  const mine = g.ratings && g.sides.length === 1 ? g.ratings[g.sides[0]] : null;
+  if (!mine || mine.change === null) return "rated";
+  return `rated ${mine.change < 0 ? "−" : "+"}${Math.abs(mine.change)}`;
+}
+
 // A game of the list; to its owner, a game going on also has "Play here" (its seats move to this browser).
 function item(g, own) {
   const end = g.outcome || (g.status === "over" ? g.result : g.status);
-  const text = [g.title, players(g), `${g.moves} move${g.moves === 1 ? "" : "s"}`, end].join(" · ");
+  const text = [g.title, players(g), `${g.moves} move${g.moves === 1 ? "" : "s"}`, end, ratedText(g)]
+    .filter(Boolean).join(" · ");
   const li = el("li", { "data-game": g.id }, el("a", { href: g.watch }, text));
   if (own && (g.status === "playing" || g.status === "open")) {
     const here = el("button", { type: "button", class: "play-here" }, "Play here");
