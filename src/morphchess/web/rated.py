@@ -69,9 +69,9 @@ def check_new(rated: bool, mode: str, kinds: dict[str, str]) -> None:
         raise BadInput("a rated game is between two people: no engine seat; play the engine casual")
 
 
-def needs_account(rated: bool, account: dict | None) -> None:
+def needs_account(account: dict | None) -> None:
     """Refuse a rated game made without logging in."""
-    if rated and account is None:
+    if account is None:
         raise RatedRefused("a rated game needs an account: log in, or make the game casual")
 
 

@@ -136,7 +136,8 @@ def new_game(request: Request, body: NewGameIn):
         check(request, "seek")
     if body.definition is not None:
         check(request, "paste")
-    needs_account(body.rated, account_of(request))
+    if body.rated:
+        needs_account(account_of(request))
     game, tokens = create(_store(request), NewGame(**body.model_dump()), client_key(request))
     return _created(request, game, tokens)
 
