@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from morphchess.ratings import SCALE, Rating, rate
+from morphchess.ratings import SCALE, Rating, idle, rate
 
 
 def test_glickmans_worked_example():
@@ -38,3 +38,11 @@ def test_a_new_player_is_provisional_until_games_narrow_the_deviation():
     for _ in range(12):
         player = rate(player, [(opponent, 1), (opponent, 0)])
     assert not player.provisional and player.rating == pytest.approx(1500, abs=1)
+
+
+def test_idle_periods_widen_the_deviation_as_empty_periods_do_up_to_a_new_players():
+    player = Rating(1620, 80, 0.07)
+    assert idle(player, 1) == rate(player, [])
+    assert idle(player, 3).deviation == pytest.approx(rate(rate(rate(player, []), []), []).deviation)
+    assert idle(player, 0) == player and idle(player, 0.5).deviation < idle(player, 1).deviation
+    assert idle(player, 10 ** 6) == Rating(1620, 350, 0.07)

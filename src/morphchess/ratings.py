@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Rating", "rate", "SCALE", "TAU", "PROVISIONAL_RD"]
+__all__ = ["Rating", "rate", "idle", "SCALE", "TAU", "PROVISIONAL_RD"]
 
 SCALE = 173.7178  # Glicko-2's scale: 400 / ln(10)
 TAU = 0.5  # the system constant: how much the volatility may change (Glickman suggests 0.3 to 1.2)
@@ -30,6 +30,16 @@ class Rating:
     @property
     def provisional(self) -> bool:
         return self.deviation > PROVISIONAL_RD
+
+
+def idle(player: Rating, periods: float) -> Rating:
+    """The rating after ``periods`` rating periods without games, a fraction counting in part: only the
+    deviation grows, as step 6 says (``phi^2 + periods * sigma^2``), never beyond a new player's."""
+    if periods <= 0:
+        return player
+    phi, sigma = player.deviation / SCALE, player.volatility
+    grown = SCALE * math.sqrt(phi * phi + periods * sigma * sigma)
+    return Rating(player.rating, min(grown, Rating().deviation), sigma)
 
 
 def _g(phi: float) -> float:

@@ -268,13 +268,25 @@ class Accounts:
             return len(conn.execute(insert.values(new).on_conflict_do_nothing()
                                     .returning(account_seats.c.game_id)).all())
 
-    def sign(self, store: Store, name: str, gid: str, token: str) -> None:
-        """Write the account's name on the one seat a token holds in a game (a seat taken logged in)."""
+    @staticmethod
+    def pass_seats(conn: Connection, game: str, rematch: str, at: datetime) -> int:
+        """Give the accounts holding seats of ``game`` the other colour's seats of its ``rematch`` (in the
+        transaction that starts it); how many accounts."""
+        held = conn.execute(select(account_seats.c.side, account_seats.c.account_id)
+                            .where(account_seats.c.game_id == game)).all()
+        if held:
+            conn.execute(account_seats.insert(), [{"game_id": rematch, "side": seats.other(side),
+                                                   "account_id": account, "at": at} for side, account in held])
+        return len({account for _side, account in held})
+
+    def sign(self, store: Store, name: str, gid: str, token: str) -> Game:
+        """Write the account's name on the one seat a token holds in a game (a seat taken logged in); the
+        game then."""
         def act(conn: Connection, game: Game, at: datetime) -> None:
             sides = game.sides_of(token)
             if len(sides) == 1 and game.row[f"{sides[0]}_name"] != name:
                 store.update(conn, game, at, **{f"{sides[0]}_name": name})
-        store.change(gid, act)
+        return store.change(gid, act)
 
     def seat_here(self, store: Store, account_id: int, gid: str) -> tuple[str, list[str]]:
         """Move the account's seats of a game being played to a new token (this device): the token and the
@@ -295,7 +307,8 @@ class Accounts:
         return token, sides
 
     def profile(self, name: str) -> tuple[dict, list[tuple[dict, list[str]]]]:
-        """An account's public facts and its newest :data:`PROFILE_GAMES` games, each with the sides it held."""
+        """An account's facts (its id for the server, its name and creation for everyone) and its newest
+        :data:`PROFILE_GAMES` games, each with the sides it held."""
         with self.db.read() as conn:
             account = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.created)
                                    .where(accounts.c.name_key == name[:NAME_LENGTH[1] + 1].lower())).first()
@@ -313,7 +326,7 @@ class Accounts:
             game = played.setdefault(row["id"], ({k: v for k, v in row.items() if k != "side"}, []))
             game[1].append(row["side"])
         games_played = [(row, sorted(sides, key=seats.SIDES.index)) for row, sides in played.values()]
-        return {"name": account.name, "created": aware(account.created)}, games_played
+        return {"id": account.id, "name": account.name, "created": aware(account.created)}, games_played
 
 
 class CsrfGuard:

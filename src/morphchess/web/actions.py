@@ -9,6 +9,7 @@ allows nothing but that.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from sqlalchemy.engine import Connection
@@ -23,6 +24,7 @@ __all__ = ["play", "undo", "set_players", "resign", "draw", "takeback", "abort",
            "stop_engine", "holder", "owner"]
 
 ACTIONS = ("offer", "accept", "decline")
+Taker = Callable[[Connection, Game, list[str]], None] | None  # may a request take these seats? (raises if not)
 
 
 def holder(game: Game, token: str | None, taken: bool = True) -> list[str]:
@@ -180,22 +182,25 @@ def abort(store: Store, gid: str, token: str | None) -> Game:
     return store.change(gid, act)
 
 
-def accept(store: Store, gid: str, name: str | None) -> tuple[Game, str]:
-    """Take the free seat of an open seek: the game and the new seat's token."""
+def accept(store: Store, gid: str, name: str | None, may_take: Taker = None) -> tuple[Game, str]:
+    """Take the free seat of an open seek: the game and the new seat's token (``may_take`` may refuse it)."""
     token = seats.new_token()
 
     def act(conn: Connection, game: Game, at: datetime) -> None:
         if game.status != Status.OPEN:
             raise Conflict("this game is not waiting for an opponent (already accepted, or over)")
         side = next(s for s in seats.SIDES if game.row[f"{s}_token"] is None)
+        if may_take is not None:
+            may_take(conn, game, [side])
         store.update(conn, game, at, status=Status.PLAYING, clock_at=at, **{
             f"{side}_token": seats.digest(token), f"{side}_joined": True, f"{side}_name": name or None})
     return store.change(gid, act), token
 
 
-def join(store: Store, gid: str, token: str | None, name: str | None) -> tuple[Game, str | None]:
-    """Take an invited seat, or name the one seat a token holds: the game, and the seat's new token
-    when the request took the seat (None when it only named it)."""
+def join(store: Store, gid: str, token: str | None, name: str | None,
+         may_take: Taker = None) -> tuple[Game, str | None]:
+    """Take an invited seat (``may_take`` may refuse it), or name the one seat a token holds: the game,
+    and the seat's new token when the request took the seat (None when it only named it)."""
     fresh = seats.new_token()
     took: list[str] = []
 
@@ -203,6 +208,8 @@ def join(store: Store, gid: str, token: str | None, name: str | None) -> tuple[G
         sides = holder(game, token, taken=False)
         _not_over(game)
         took[:] = [s for s in sides if not game.row[f"{s}_joined"]]
+        if may_take is not None:
+            may_take(conn, game, took)
         values: dict[str, object] = {}
         for side in took:
             values.update({f"{side}_token": seats.digest(fresh), f"{side}_joined": True})

@@ -32,6 +32,7 @@ from .headers import SecurityHeaders
 from .labs import Labs
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
+from .rated import Rater
 from .routes.accounts import router as accounts_router
 from .routes.analysis import router as analysis_router
 from .routes.editor import router as editor_router
@@ -41,6 +42,7 @@ from .routes.lab import router as lab_router
 from .routes.lobby import router as lobby_router
 from .routes.mygames import router as mygames_router
 from .routes.pictures import router as pictures_router
+from .routes.ratings import router as ratings_router
 from .routes.rematch import router as rematch_router
 from .routes.talk import router as talk_router
 from .shutdown import exit_after
@@ -98,7 +100,8 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
     app.state.hub, app.state.talk_hub = hub, talk_hub
     app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
-    app.state.accounts = Accounts(db)
+    app.state.accounts, app.state.rater = Accounts(db), Rater(db)
+    store.endings.append(app.state.rater.ended)  # rated games are rated as they end
     errors.install(app)
     app.add_middleware(CsrfGuard)
     app.add_middleware(errors.BodyLimit)
@@ -118,6 +121,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.include_router(editor_router)
     app.include_router(pictures_router)
     app.include_router(accounts_router)
+    app.include_router(ratings_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))
     return app

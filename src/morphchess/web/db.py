@@ -108,6 +108,8 @@ games = Table(
     Column("talk_closed", Boolean, nullable=False, default=False),  # spectators may not write in the talk
     Column("rematch_offer", String(5)),  # white, black: offered a rematch (after the game)
     Column("rematch", String(16)),  # the id of the rematch game, once accepted
+    Column("rated", Boolean, nullable=False, default=False),  # rated (web/rated.py) or casual
+    Column("ratings", Text),  # rated: JSON, the players' ratings and, once over, their changes (web/rated.py)
     Column("creator", String(16), nullable=False),  # hash of the creating client's address (rate limit)
     Column("created", DateTime(timezone=True), nullable=False, index=True),
     Column("updated", DateTime(timezone=True), nullable=False),

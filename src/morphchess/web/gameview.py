@@ -7,6 +7,7 @@ from datetime import datetime
 
 from ..board import Board, Move
 from ..pieces import code
+from ..ratings import Rating
 from ..variant import BLACK, WHITE
 from . import seats
 from .catalog import describe
@@ -15,7 +16,7 @@ from .game import Game, Status, Termination
 from .limits import MAX_PLIES
 
 __all__ = ["board_view", "state_view", "move_view", "outcome_view", "summary_view", "full_moves", "black_first",
-           "legal_view", "iso"]
+           "legal_view", "ratings_view", "iso"]
 
 COLOUR = {WHITE: "white", BLACK: "black"}
 _ENDINGS = {
@@ -154,10 +155,29 @@ def state_view(game: Game, you: list[str], at: datetime) -> dict:
         "clock": clock_view(game, at),
         "offers": {"draw": row["draw_offer"], "takeback": row["takeback_offer"], "rematch": row["rematch_offer"]},
         "rematch": row["rematch"],
+        "rated": bool(row["rated"]),
+        "ratings": ratings_view(row["ratings"]),
         "thinking": game.thinking(at),
         "engine": info,
         "created": iso(row["created"]),
     }
+
+
+def ratings_view(text: str | None) -> dict | None:
+    """A rated game's ratings as its page shows them (web/rated.py writes them): per side the rating, whether
+    it is provisional and, once rated, the change (``after`` minus ``rating``, each rounded as shown); a
+    ``note`` when the game ended unrated.  None for a casual game, or a rated one nobody has sat in yet."""
+    if not text:
+        return None
+    stored = json.loads(text)
+    shown: dict = {"note": stored.get("note")}
+    for side in seats.SIDES:
+        if side in stored:
+            r = stored[side]
+            change = None if r["after"] is None else round(r["after"]) - round(r["rating"])
+            shown[side] = {"rating": round(r["rating"]), "provisional": Rating(r["rating"], r["deviation"]).provisional,
+                           "change": change}
+    return shown
 
 
 def black_first(row) -> bool:
@@ -175,7 +195,8 @@ def summary_view(row: dict, title: str) -> dict:
     """A game in the lobby's lists."""
     gid = row["id"]
     return {"id": gid, "variant": row["variant"], "title": title, "setup": row["setup"], "mode": row["mode"],
-            "time_control": row["tc"], "status": row["status"], "result": row["result"],
+            "time_control": row["tc"], "rated": bool(row["rated"]), "ratings": ratings_view(row["ratings"]),
+            "status": row["status"], "result": row["result"],
             "termination": row["termination"], "ply": row["ply"], "moves": full_moves(row),
             "players": {s: row[s] for s in seats.SIDES}, "names": {s: row[f"{s}_name"] for s in seats.SIDES},
             "created": iso(row["created"]), "updated": iso(row["updated"]), "watch": f"/game/{gid}",

@@ -24,12 +24,19 @@ def _players(game: dict) -> str:
         if game["players"][side] == "engine":
             names.append("engine")
         else:
-            names.append(game["names"][side] or "?")
+            names.append((game["names"][side] or "?") + _rating(game, side))
     return escape(" vs ".join(names))
 
 
+def _rating(game: dict, side: str) -> str:
+    """A rated game's player's rating, as `` (1500?)`` (``?``: provisional); empty for a casual game."""
+    shown = (game["ratings"] or {}).get(side)
+    return f" ({shown['rating']}{'?' if shown['provisional'] else ''})" if shown else ""
+
+
 def _row(kind: str, game: dict) -> str:
-    cells = [escape(game["title"]), _players(game), escape(game["time_control"] or "untimed"), str(game["moves"])]
+    time = (game["time_control"] or "untimed") + (", rated" if game["rated"] else "")
+    cells = [escape(game["title"]), _players(game), escape(time), str(game["moves"])]
     if kind == "open":
         link = (f'<button type="button" class="accept" data-game="{escape(game["id"])}">Accept</button> '
                 f'<a href="{escape(game["watch"])}">view</a>')
@@ -57,7 +64,8 @@ def lobby_page(lists: dict[str, list[dict]]) -> str:
 <title>morphchess lobby</title><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css"></head>
 <body class="lobby"><header><h1>morphchess lobby</h1>
-<nav aria-label="site"><a href="/">New game</a> <a href="/docs" target="_blank">API</a></nav></header>
+<nav aria-label="site"><a href="/">New game</a> <a href="/leaderboard">Leaderboards</a>
+<a href="/docs" target="_blank">API</a></nav></header>
 <main><p><label>Your name <input id="name" maxlength="40"></label></p>
 <p id="lobby-error" role="alert"></p>{tables}</main><script src="/static/js/lobby.js"></script></body></html>"""
 

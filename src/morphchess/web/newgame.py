@@ -19,6 +19,7 @@ from .db import games, now
 from .errors import BadInput, IllegalMove, NotFound
 from .game import KINDS, MODES, Game, Status
 from .limits import GENERATION_SECONDS, MAX_PLIES, within
+from .rated import check_new
 from .store import Store, parse_move
 
 __all__ = ["NewGame", "create", "start_board"]
@@ -40,6 +41,7 @@ class NewGame:
     level: int = 3
     time_control: str | None = None
     name: str | None = None
+    rated: bool = False  # rated (between two accounts, web/rated.py) or casual
 
 
 def create(store: Store, spec: NewGame, client: str, board: Board | None = None) -> tuple[Game, dict[str, list[str]]]:
@@ -60,13 +62,15 @@ def create(store: Store, spec: NewGame, client: str, board: Board | None = None)
         check_replay(v, plies)
         board = within(GENERATION_SECONDS, start_board, v, spec)
     kinds, tokens = _seats(spec)
+    check_new(spec.rated, spec.mode, kinds)
     at = now()
     gid = secrets.token_urlsafe(9)
     row = {"id": gid, "variant": key, "setup": board.setup,
            "start_fen": board.root_fen if board.custom_start else None, "mode": spec.mode,
            "status": str(Status.OPEN if spec.mode == "open" else Status.PLAYING), "level": spec.level,
            "tc": tc.text if tc else None, "clock_at": at, "ply": 0, "version": 0,
-           "engine_stop": False, "engine_seq": 0, "creator": client, "created": at, "updated": at}
+           "engine_stop": False, "engine_seq": 0, "creator": client, "created": at, "updated": at,
+           "rated": spec.rated}
     creator = next(iter(tokens))
     # the creator's name goes to the one human side the creator holds (with or against the engine)
     named = [side for side in tokens[creator] if kinds[side] == "human"]

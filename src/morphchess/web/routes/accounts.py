@@ -15,7 +15,9 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from ..accounts import COOKIE, NAME_LENGTH, PASSWORD_LENGTH, SESSION_DAYS, Accounts, cookie_of, csrf_of
+from ..db import now
 from ..errors import ApiError
+from ..game import Game
 from ..gameview import summary_view
 from ..limits import check, client_key
 from .mygames import MAX_GAMES, Held
@@ -175,19 +177,23 @@ def seat_here(request: Request, gid: str):
     return {"seat": {"token": token, "sides": sides, "link": f"/game/{gid}#seat={token}"}}
 
 
-def adopt(request: Request, gid: str, token: str) -> None:
-    """A seat taken by a logged-in request belongs to its account, and bears its name (the game routes
-    call this)."""
+def adopt(request: Request, game: Game, token: str) -> Game:
+    """A seat taken by a logged-in request belongs to its account, and bears its name, and a rated game
+    shows its rating (the game routes call this); the game as it is then."""
     account = account_of(request)
-    if account is not None and _accounts(request).claim(account["id"], [(gid, token)]):
-        _accounts(request).sign(request.app.state.store, account["name"], gid, token)
+    if account is None or not _accounts(request).claim(account["id"], [(game.id, token)]):
+        return game
+    store = request.app.state.store
+    return request.app.state.rater.seated(store, _accounts(request).sign(store, account["name"], game.id, token))
 
 
-@router.get("/api/players/{name}", summary="a player's profile: games (newest first) and results")
+@router.get("/api/players/{name}", summary="a player's profile: ratings per variant, games (newest first) and "
+            "results")
 def profile(request: Request, name: str):
     store = request.app.state.store
     facts, played = _accounts(request).profile(name)
-    titles = store.catalog.titles({row["variant"] for row, _sides in played})
+    ratings = request.app.state.rater.of_account(facts["id"], now())
+    titles = store.catalog.titles({row["variant"] for row, _sides in played} | {r["variant"] for r in ratings})
     score = {"won": 0, "lost": 0, "drawn": 0}
     out = []
     for row, sides in played:
@@ -198,7 +204,10 @@ def profile(request: Request, name: str):
             score[outcome] += 1
         out.append({**summary_view(row, titles.get(row["variant"], row["variant"])), "sides": sides,
                     "outcome": outcome})
-    return {"name": facts["name"], "created": facts["created"].isoformat(), "results": score, "games": out}
+    rated = [{**r, "title": titles.get(r["variant"], r["variant"]), "leaderboard": f"/leaderboard/{r['variant']}"}
+             for r in ratings]
+    return {"name": facts["name"], "created": facts["created"].isoformat(), "results": score, "ratings": rated,
+            "games": out}
 
 
 def _outcome(result: str | None, sides: list[str]) -> str | None:

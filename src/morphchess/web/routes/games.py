@@ -25,10 +25,11 @@ from ..limits import IMPORT_SECONDS, MAX_DEFINITION, MAX_PLIES, MAX_RECORD, chec
 from ..lobby import open_seeks
 from ..lobbyfeed import abandoned
 from ..newgame import NewGame, create
+from ..rated import needs_account, taker
 from ..seats import token_of
 from ..store import Store
 from ..talk import Talk
-from .accounts import adopt
+from .accounts import account_of, adopt
 
 __all__ = ["router", "read_pasted", "pgn_headers", "answer"]
 
@@ -54,6 +55,8 @@ class NewGameIn(BaseModel):
     level: int = Field(3, ge=1, le=8, description="engine strength, 1 (weak) to 8")
     time_control: str | None = Field(None, max_length=20, description='"5+3", "3d" or none')
     name: str | None = Name
+    rated: bool = Field(False, description="rated (between two accounts: invite or open, no engine, logged in) "
+                                           "or casual")
 
 
 class MoveIn(BaseModel):
@@ -119,7 +122,7 @@ def _seat(game: Game, token: str, sides: list[str]) -> dict:
 
 def _created(request: Request, game: Game, tokens: dict[str, list[str]]) -> dict:
     (mine, my_sides), *others = tokens.items()
-    adopt(request, game.id, mine)
+    game = adopt(request, game, mine)
     state = answer(request, game)
     state["you"] = my_sides
     return {**state, "seat": _seat(game, mine, my_sides),
@@ -133,6 +136,8 @@ def new_game(request: Request, body: NewGameIn):
         check(request, "seek")
     if body.definition is not None:
         check(request, "paste")
+    if body.rated:
+        needs_account(account_of(request))
     game, tokens = create(_store(request), NewGame(**body.model_dump()), client_key(request))
     return _created(request, game, tokens)
 
@@ -223,8 +228,8 @@ def abort(request: Request, gid: str):
 
 @router.post("/games/{gid}/accept", summary="take the free seat of an open seek")
 def accept(request: Request, gid: str, body: NameIn):
-    game, token = actions.accept(_store(request), gid, body.name)
-    adopt(request, gid, token)
+    game, token = actions.accept(_store(request), gid, body.name, taker(account_of(request)))
+    game = adopt(request, game, token)
     side = game.sides_of(token)
     return {**answer(request, game), "you": side, "seat": _seat(game, token, side), "invite": None,
             "watch": f"/game/{game.id}"}
@@ -234,10 +239,10 @@ def accept(request: Request, gid: str, body: NameIn):
              "or give your name for your seat")
 def join(request: Request, gid: str, body: NameIn):
     check(request, "offer", gid)
-    game, fresh = actions.join(_store(request), gid, token_of(request), body.name)
+    game, fresh = actions.join(_store(request), gid, token_of(request), body.name, taker(account_of(request)))
     if fresh is None:
         return answer(request, game)
-    adopt(request, gid, fresh)
+    game = adopt(request, game, fresh)
     sides = game.sides_of(fresh)
     return {**answer(request, game), "you": sides, "seat": _seat(game, fresh, sides)}
 

@@ -1,7 +1,9 @@
 """Rematches: after a game, one player offers a rematch with the colours swapped; when the other
 accepts, a new game starts whose seats are held by the same two tokens, swapped (the row keeps the
 tokens' hashes, so both browsers' tokens hold their new seats at once).  Where one token holds every
-human seat (a local game, a game against the engine) the offer starts the rematch at once.
+human seat (a local game, a game against the engine) the offer starts the rematch at once.  The accounts
+that held seats hold the rematch's (swapped) too, and the rematch of a rated game between two accounts is
+rated.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pydantic import BaseModel
 from sqlalchemy.engine import Connection
 
 from .. import clocks, seats
+from ..accounts import Accounts
 from ..actions import holder
 from ..db import games
 from ..errors import Conflict
@@ -73,8 +76,11 @@ def rematch(store: Store, gid: str, token: str | None, action: str) -> Game:
 
 
 def _start(store: Store, conn: Connection, game: Game, at: datetime) -> None:
+    """The rematch: its row, the accounts' seats (swapped), rated if the game was, between two accounts."""
     new = secrets.token_urlsafe(9)
     conn.execute(games.insert().values(**_swapped(game.row, new, at)))
+    if Accounts.pass_seats(conn, game.id, new, at) == 2 and game.row["rated"]:
+        conn.execute(games.update().where(games.c.id == new).values(rated=True))
     store.update(conn, game, at, rematch=new, rematch_offer=None)
 
 
@@ -82,7 +88,9 @@ def _start(store: Store, conn: Connection, game: Game, at: datetime) -> None:
 def post_rematch(request: Request, gid: str, body: RematchIn):
     if body.action != "decline":  # it may start a game: counted as one (a loop of rematches is no way round)
         check(request, "game")
-    game = rematch(request.app.state.store, gid, token_of(request), body.action)
+    store = request.app.state.store
+    game = rematch(store, gid, token_of(request), body.action)
     if game.row["rematch"]:
-        request.app.state.bots.kick(request.app.state.store.get(game.row["rematch"]))  # an engine opening
+        started = request.app.state.rater.seated(store, store.get(game.row["rematch"]))  # its ratings shown
+        request.app.state.bots.kick(started)  # an engine opening
     return answer(request, game)

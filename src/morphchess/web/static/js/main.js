@@ -188,6 +188,7 @@ async function setGame(game, { switching = false, you = null } = {}) {
 function showOnlineChoices(game) {
   if (game.mode === "local") return;
   if (app.you.length === 1) $("online-side").value = app.you[0];
+  $("rated").checked = game.rated;
   const text = game.time_control ? game.time_control.text : "";
   const select = $("time-control");
   if (![...select.options].some((o) => o.value === text)) select.add(new Option(text, text));
@@ -467,7 +468,7 @@ function startNew(extra = {}) {
 function startOnline(mode) {
   return startNew({
     mode, side: $("online-side").value, white: null, black: null,
-    time_control: timeControl(),
+    time_control: timeControl(), rated: $("rated").checked,
   });
 }
 
@@ -596,6 +597,11 @@ async function restore() {
       await openById(id, (address && address.token) || tokenOf(id));
       return;
     } catch (e) {
+      if (e instanceof ApiError && e.status === 403) { // the seat refused (a rated game's, to a guest): watch
+        await openById(id, null);
+        notice(e.message);
+        return;
+      }
       if (!(e instanceof ApiError && e.status === 404)) throw e;
     }
   }

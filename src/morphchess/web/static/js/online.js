@@ -35,13 +35,27 @@ function playerText(game, side, you) {
   return game.seats[side] === "free" ? "waiting for a player" : "anonymous";
 }
 
+// A player's rating in a rated game: "1500?" while provisional, and its change once rated ("+12", "−12").
+function ratingText(game, side) {
+  const r = game.ratings && game.ratings[side];
+  if (!r) return "";
+  const change = r.change === null ? "" : ` ${r.change < 0 ? "−" : "+"}${Math.abs(r.change)}`;
+  return ` (${r.rating}${r.provisional ? "?" : ""}${change})`;
+}
+
+function ratedText(game) {
+  if (!game.rated) return game.mode === "local" ? "" : " · casual";
+  return game.ratings && game.ratings.note ? ` · rated game, ${game.ratings.note}` : " · rated";
+}
+
 // The players line, the offers and the seat holder's buttons for a game state.
 export function drawOnline(game, you) {
   const online = game.mode !== "local";
   const live = game.status === "playing" || game.status === "open";
   const mine = you.length > 0;
   const people = you.filter((side) => game.players[side] === "human");
-  $("players").textContent = `White: ${playerText(game, "white", you)} · Black: ${playerText(game, "black", you)}`
+  const player = (side) => playerText(game, side, you) + ratingText(game, side);
+  $("players").textContent = `White: ${player("white")} · Black: ${player("black")}${ratedText(game)}`
     + (!mine ? " · you are watching" : people.length === 1 ? ` · you play ${people[0]}` : "");
   $("resign").disabled = !online || !mine || game.status !== "playing"; // a local game: take back or start anew
   $("offer-draw").disabled = !online || !mine || game.status !== "playing" || Boolean(game.offers.draw);

@@ -1,4 +1,4 @@
-// A player's profile page (/players/NAME): their games and results; to the player themself, also log
+// A player's profile page (/players/NAME): their ratings, games and results; to the player themself, also log
 // out everywhere, a new password and deleting the account.  Every string from the server goes in as text.
 
 import { accountChanged, api, currentAccount } from "./api.js";
@@ -13,10 +13,19 @@ function players(g) {
     : g.sides.includes(side) ? "this player" : g.names[side] || "?")).join(" vs ");
 }
 
+// A rated game's change of the player's rating ("rated +12", "rated −12"), or "rated" before it ends.
+function ratedText(g) {
+  if (!g.rated) return null;
+  const mine = g.ratings && g.sides.length === 1 ? g.ratings[g.sides[0]] : null;
+  if (!mine || mine.change === null) return "rated";
+  return `rated ${mine.change < 0 ? "−" : "+"}${Math.abs(mine.change)}`;
+}
+
 // A game of the list; to its owner, a game going on also has "Play here" (its seats move to this browser).
 function item(g, own) {
   const end = g.outcome || (g.status === "over" ? g.result : g.status);
-  const text = [g.title, players(g), `${g.moves} move${g.moves === 1 ? "" : "s"}`, end].join(" · ");
+  const text = [g.title, players(g), `${g.moves} move${g.moves === 1 ? "" : "s"}`, end, ratedText(g)]
+    .filter(Boolean).join(" · ");
   const li = el("li", { "data-game": g.id }, el("a", { href: g.watch }, text));
   if (own && (g.status === "playing" || g.status === "open")) {
     const here = el("button", { type: "button", class: "play-here" }, "Play here");
@@ -27,6 +36,17 @@ function item(g, own) {
     li.append(" ", here);
   }
   return li;
+}
+
+// A rating of the player: the variant (a link to its leaderboard), "1500?" while provisional, the games.
+function rating(r) {
+  const games = `${r.games} rated game${r.games === 1 ? "" : "s"}`;
+  return el("li", { "data-variant": r.variant }, el("a", { href: r.leaderboard }, r.title),
+    ` ${r.rating}${r.provisional ? "?" : ""} · ${games}`);
+}
+
+function listed(items, none) {
+  return items.length ? items : [el("li", {}, none)];
 }
 
 function said(text) {
@@ -59,6 +79,7 @@ async function show() {
   } catch (e) {
     $("profile-facts").textContent = e.message;
     $("profile-own").hidden = true;
+    $("profile-ratings").replaceChildren();
     $("profile-games").replaceChildren();
     return;
   }
@@ -70,8 +91,8 @@ async function show() {
   const { account } = await currentAccount();
   const own = Boolean(account && account.name.toLowerCase() === profile.name.toLowerCase());
   $("profile-own").hidden = !own; // the owner's controls to the owner only
-  $("profile-games").replaceChildren(...profile.games.map((g) => item(g, own)));
-  if (!profile.games.length) $("profile-games").replaceChildren(el("li", {}, "No games yet."));
+  $("profile-ratings").replaceChildren(...listed(profile.ratings.map(rating), "No rated games yet."));
+  $("profile-games").replaceChildren(...listed(profile.games.map((g) => item(g, own)), "No games yet."));
 }
 
 wireOwn();
