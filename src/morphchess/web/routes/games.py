@@ -12,7 +12,8 @@ from pydantic import BaseModel, Field
 from ... import gamecourier, pgn
 from ...board import Board
 from ...errors import InputError
-from ...records import read_record, record_format
+from ...records import Record, read_record, record_format
+from ...variant import Variant
 from .. import actions
 from ..bots import Bots
 from ..cost import check_replay
@@ -314,9 +315,19 @@ def read_pasted(request: Request, text: str, form: str, variant: str, definition
     if form != "pgn":  # of this variant: its words bound its moves (a Game Courier move may take two)
         check_replay(v, words if form == "coord" else (words + 1) // 2)
     try:
-        return within(IMPORT_SECONDS, read_record, text, form, v, None if form == "pgn" else setup, True).board
+        return within(IMPORT_SECONDS, _read_capped, text, form, v, setup, words).board
     except InputError as e:
         raise BadInput(f"{form} record: {e}") from None
+
+
+def _read_capped(text: str, form: str, v: Variant, setup: str | None, words: int) -> Record:
+    """A pasted record read (within the import budget); a PGN's moves are first capped by the cost of the
+    variant its tags name (its words bound its moves), found before a move is read."""
+    if form != "pgn":
+        return read_record(text, form, v, setup, True)
+    v = pgn.start(text, v, True).variant
+    check_replay(v, words)
+    return read_record(text, form, v, None, False)
 
 
 @router.post("/import", summary="start a local game from a PGN text or a Game Courier log")
