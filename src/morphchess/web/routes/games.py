@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from anyio import to_thread
 from fastapi import APIRouter, Header, Query, Request
-from fastapi.responses import PlainTextResponse, StreamingResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from ... import gamecourier, pgn
@@ -108,23 +108,23 @@ def _bots(request: Request) -> Bots:
     return request.app.state.bots
 
 
-def answer(request: Request, game: Game, **extra) -> dict:
-    """The game state for this request (after starting the engine if it is to move)."""
+def answer(request: Request, game: Game, **extra) -> JSONResponse:
+    """The game state for this request (after starting the engine if it is to move), with ``extra``
+    fields, written as JSON here, in the request's thread: FastAPI's encoder would walk it on the event
+    loop, which every request and stream of the process shares (2 to 3 ms a state, against 0.15 ms)."""
     game = _bots(request).kick(game) or game
-    return {**state_view(game, game.sides_of(token_of(request)), now()), **extra}
+    return JSONResponse({**state_view(game, game.sides_of(token_of(request)), now()), **extra})
 
 
 def _seat(game: Game, token: str, sides: list[str]) -> dict:
     return {"token": token, "sides": sides, "link": f"/game/{game.id}#seat={token}"}
 
 
-def _created(request: Request, game: Game, tokens: dict[str, list[str]]) -> dict:
+def _created(request: Request, game: Game, tokens: dict[str, list[str]]) -> JSONResponse:
     (mine, my_sides), *others = tokens.items()
     adopt(request, game.id, mine)
-    state = answer(request, game)
-    state["you"] = my_sides
-    return {**state, "seat": _seat(game, mine, my_sides),
-            "invite": _seat(game, *others[0]) if others else None, "watch": f"/game/{game.id}"}
+    return answer(request, game, you=my_sides, seat=_seat(game, mine, my_sides),
+                  invite=_seat(game, *others[0]) if others else None, watch=f"/game/{game.id}")
 
 
 @router.post("/games", summary="start a game; the answer carries the creator's seat (and the invite)")
@@ -227,8 +227,7 @@ def accept(request: Request, gid: str, body: NameIn):
     game, token = actions.accept(_store(request), gid, body.name)
     adopt(request, gid, token)
     side = game.sides_of(token)
-    return {**answer(request, game), "you": side, "seat": _seat(game, token, side), "invite": None,
-            "watch": f"/game/{game.id}"}
+    return answer(request, game, you=side, seat=_seat(game, token, side), invite=None, watch=f"/game/{game.id}")
 
 
 @router.post("/games/{gid}/join", summary="take an invited seat (the answer's `seat` holds its new token), "
@@ -240,7 +239,7 @@ def join(request: Request, gid: str, body: NameIn):
         return answer(request, game)
     adopt(request, gid, fresh)
     sides = game.sides_of(fresh)
-    return {**answer(request, game), "you": sides, "seat": _seat(game, fresh, sides)}
+    return answer(request, game, you=sides, seat=_seat(game, fresh, sides))
 
 
 @router.get("/games/{gid}/positions/{ply}", summary="the board after the first `ply` moves")
