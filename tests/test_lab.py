@@ -205,3 +205,46 @@ def test_web_lab_runs_in_the_background_and_shows_its_report(tmp_path):
         assert page.status_code == 200 and "data:image/svg+xml;base64," in page.text
         assert '<fieldset id="lab"' in client.get("/").text
         assert "api/lab" in client.get("/static/js/lab.js").text
+
+
+def _lab_ends(client, lab: dict, seconds: float = 90) -> dict:
+    import time
+    deadline = time.monotonic() + seconds
+    while lab["state"] == "running" and time.monotonic() < deadline:
+        time.sleep(0.3)
+        lab = client.get(f"/api/lab/{lab['id']}").json()
+    return lab
+
+
+def test_a_web_lab_plays_for_its_time_then_reports_and_frees_its_slot(tmp_path, monkeypatch):
+    """Before, a lab of 100 games at level 3 on a 16x16 definition held the only lab slot for hours."""
+    pytest.importorskip("fastapi")
+    from datetime import timedelta
+
+    from fastapi.testclient import TestClient
+
+    from morphchess.web import create_app, labs
+    from morphchess.web.limits import Limits
+
+    monkeypatch.setattr(labs, "RUN_SECONDS", 4.0)
+    with TestClient(create_app(f"sqlite:///{tmp_path}/games.db", Limits.every_rate(1000))) as client:
+        lab = _lab_ends(client, client.post("/api/lab", json={"variant": "snappy-chess", "games": 100}).json())
+        assert lab["state"] == "done", lab
+        assert 1 <= lab["done"] < 100 and lab["summary"]["games"] == lab["done"]
+        assert lab["note"] == f"stopped after its 4 s: {lab['done']} of 100 games played"
+        assert client.get(lab["report"]).status_code == 200
+
+        heavy = "files=16 ranks=16 promoZone=0\namazon:Q:QNN:queen:" + ",".join(
+            f"{f}{3 + i * 3 % 5}" for i, f in enumerate("abcdefghijklmno")) + "\nking:K:K:king:p1"  # 700 moves
+        monkeypatch.setattr(labs, "RUN_SECONDS", 0.2)  # not one game of it ends so soon
+        lab = _lab_ends(client, client.post("/api/lab", json={"definition": heavy, "games": 100, "level": 3}).json())
+        assert lab["state"] == "failed" and lab["error"].startswith("no game ended within the lab's 0.2 s"), lab
+
+        # a worker that does not stop by itself (no timer signal) is ended once its time and grace are past
+        start = labs.background.start
+        monkeypatch.setattr(labs.background, "start", lambda settings, games, out, seconds: start(settings, games, out))
+        monkeypatch.setattr(labs, "GRACE", timedelta(0))
+        lab = _lab_ends(client, client.post("/api/lab", json={"definition": heavy, "games": 100, "level": 3}).json())
+        assert lab["state"] == "failed" and lab["error"] == "the lab ran past its 0.2 s and was ended", lab
+        assert not client.app.state.labs.runs  # the slot is free
+        assert client.post("/api/lab", json={"variant": "snappy-chess", "games": 1}).status_code == 200

@@ -6,6 +6,7 @@ resident size; each bound failed on the server before."""
 from __future__ import annotations
 
 import gc
+import threading
 import time
 import tracemalloc
 from dataclasses import replace
@@ -19,7 +20,7 @@ from morphchess.board import Board  # noqa: E402
 from morphchess.engine.evaluate import eval_tables  # noqa: E402
 from morphchess.loader import load  # noqa: E402
 from morphchess.variants import builtin  # noqa: E402
-from morphchess.web import cost, create_app, limits  # noqa: E402
+from morphchess.web import cost, create_app, limits, newgame  # noqa: E402
 from morphchess.web.caches import Boards  # noqa: E402
 from morphchess.web.errors import BadInput  # noqa: E402
 from morphchess.web.limits import Limits, within  # noqa: E402
@@ -38,6 +39,24 @@ RIDERS = ["QNN", "BNN", "RNN", "QN", "BN", "RN", "Q", "NN", "B", "R", "N", "FAD"
 HEAVY = "files=16 ranks=16 promoZone=0\n" + "\n".join(
     f"p{i}:{'BCDEFGHIJLMOPQR'[i]}:{betza}:p{i}:{chr(97 + i)}1,{chr(97 + i)}2" for i, betza in enumerate(RIDERS)) \
     + "\nking:K:K:king:p1"
+
+# 16x16, fifteen amazons (queen and nightrider) a side spread over five ranks: about 700 legal moves a
+# position, so that fewer than 2000 of its moves are read at once
+AMAZONS = "files=16 ranks=16 fiftyMoves=0 repetitions=0 promoZone=0\namazon:Q:QNN:queen:" + ",".join(
+    f"{f}{3 + i * 3 % 5}" for i, f in enumerate("abcdefghijklmno")) + "\nking:K:K:king:p1"
+AMAZON_CYCLE = ["a3a2", "a14a15", "a2a3", "a15a14"]
+
+
+def _pgn(definition: str, plies: int) -> str:
+    """A PGN of ``plies`` moves of the amazons' shuffle on ``definition`` (its tags name it)."""
+    b = Board(load(definition, "amazons"))
+    sans = []
+    for uci in AMAZON_CYCLE:
+        sans.append(b.san(b.parse_uci(uci)))
+        b.push_uci(uci)
+    tags = "".join(f'[VariantDefinition "{line}"]\n' for line in definition.splitlines())
+    moves = " ".join((f"{i // 2 + 1}. " if i % 2 == 0 else "") + sans[i % 4] for i in range(plies))
+    return f'[Variant "amazons"]\n{tags}\n{moves} *\n'
 
 
 def _real_table_moves(v) -> int:
@@ -133,6 +152,56 @@ def test_moves_read_at_once_are_capped_by_the_variants_cost(tmp_path, monkeypatc
             r = c.post(path, json={"text": " ".join(coords), "format": "coord"})
             assert code(r) == (422, "bad_input") and "at most 6 are read at once" in r.json()["error"]["message"]
             assert c.post(path, json={"text": " ".join(coords[:6]), "format": "coord"}).status_code == 200
+
+
+def test_a_pgns_moves_are_capped_by_the_variant_its_tags_name_before_one_is_read(tmp_path):
+    """Before, a PGN's moves were read whatever its variant cost (a 1000-ply import on a 16x16 board of
+    4,282 legal moves a position took 16.8 s and 615 MB); now the variant its tags name is estimated
+    before a move is read."""
+    most = cost.REPLAY_BYTES // (cost.cost_of(load(AMAZONS, "amazons")).position_bytes + cost.PLY_BYTES)
+    assert most < limits.MAX_PLIES
+    with TestClient(create_app(f"sqlite:///{tmp_path}/g.db", OPEN)) as c:
+        for path in ("/api/import", "/api/analysis/record"):
+            start = time.monotonic()
+            r = c.post(path, json={"text": _pgn(AMAZONS, limits.MAX_PLIES), "format": "pgn", "variant": "chess"})
+            assert code(r) == (422, "bad_input")
+            assert f"so at most {most} are read at once" in r.json()["error"]["message"]
+            assert time.monotonic() - start < 3  # reading them took over 10 s
+        r = c.post("/api/import", json={"text": _pgn(AMAZONS, 8), "format": "pgn"})
+        assert r.status_code == 200 and [m["uci"] for m in r.json()["history"]] == AMAZON_CYCLE * 2
+        deep = "1. e4 " + "(" * 90_000 + ")" * 90_000 + " *"  # nested variations: no recursion to exhaust
+        r = c.post("/api/import", json={"text": deep, "format": "pgn"})
+        assert r.status_code in (200, 422) and r.json()
+
+
+def test_a_new_games_moves_are_played_and_written_within_its_budget(tmp_path, monkeypatch):
+    """Before, a new game's moves (and an import's) were played again and their SAN written in the
+    database's transaction, outside the budget: 1000 moves on a 16x16 board answered after 21 s, 13.4 s
+    of CPU against a 10 s budget.  Now every move is played and written in the bounded work."""
+    threads: set[str] = set()
+    for name in ("push", "san"):
+        method = getattr(Board, name)
+
+        def spied(self, move, method=method):
+            threads.add(threading.current_thread().name)
+            return method(self, move)
+        monkeypatch.setattr(Board, name, spied)
+    moves = SHUFFLE * 10
+    with TestClient(create_app(f"sqlite:///{tmp_path}/g.db", OPEN)) as c:
+        g = c.post("/api/games", json={"definition": WIDE, "moves": moves, "time_control": "5+3"}).json()
+        imported = c.post("/api/import", json={"definition": WIDE, "text": " ".join(moves), "format": "coord"}).json()
+        assert threads == {"morphchess-bounded"}
+        for game in (g, imported):
+            again = c.get(f"/api/games/{game['id']}").json()
+            assert [m["uci"] for m in again["history"]] == moves and again["ply"] == 40
+            assert again["history"] == game["history"] and again["squares"] == game["squares"]
+        assert {m["clock_ms"] for m in g["history"]} == {300_000}  # the moves given take no time
+        assert g["clock"]["black_ms"] == 300_000 and 290_000 < g["clock"]["white_ms"] <= 300_000  # White's runs
+        monkeypatch.setattr(newgame, "GENERATION_SECONDS", 0.02)  # 2000 moves played and written: far longer
+        start = time.monotonic()
+        r = c.post("/api/games", json={"definition": WIDE, "moves": SHUFFLE * 500})
+        assert code(r) == (422, "bad_input") and "took over 0.02 s" in r.json()["error"]["message"]
+        assert time.monotonic() - start < 5
 
 
 def test_the_engine_refuses_a_variant_over_its_table_budget(tmp_path, monkeypatch):

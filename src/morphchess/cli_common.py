@@ -26,6 +26,7 @@ from .variant import Variant
 from .variants import load_variant
 
 __all__ = ["UsageError", "MAX_INPUT", "MAX_GAMES", "MAX_MOVETIME", "MAX_SEED", "MAX_GAME_PLIES", "whole",
+           "whole_number",
            "warnings_in_one_line", "read_variant", "start_position", "read_text", "record", "output_file"]
 
 MAX_INPUT = 16 * 1024 * 1024  # bytes of a record or definition file (characters of standard input) read at most
@@ -41,16 +42,24 @@ class UsageError(InputError):
     """Bad input on the command line: printed as one line, exit status 2."""
 
 
+def whole_number(text: str, low: int, high: int) -> int:
+    """A whole number in ASCII digits (a sign allowed) from ``low`` to ``high``, else a ValueError naming
+    the value and the range."""
+    if not _WHOLE.fullmatch(text):
+        raise ValueError(f"{quote(text)}: write a whole number in digits 0-9")
+    value = int(text)
+    if not low <= value <= high:
+        raise ValueError(f"{value if len(text) <= 20 else quote(text)}: use {low} to {high}")
+    return value
+
+
 def whole(low: int, high: int):
-    """An argparse ``type``: a whole number in ASCII digits from ``low`` to ``high``, else an error
-    naming the value and the range."""
+    """An argparse ``type``: :func:`whole_number` from ``low`` to ``high``."""
     def read(text: str) -> int:
-        if not _WHOLE.fullmatch(text):
-            raise argparse.ArgumentTypeError(f"{quote(text)}: write a whole number in digits 0-9")
-        value = int(text)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value if len(text) <= 20 else quote(text)}: use {low} to {high}")
-        return value
+        try:
+            return whole_number(text, low, high)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
     return read
 
 

@@ -347,6 +347,20 @@ def _unexpected(char: str) -> str:
     return f"unexpected character {char!r}"
 
 
+def start(text: str, variant: str | Variant | None = None, fallback: bool = False) -> Board:
+    """The start of the first game in PGN text (its variant, setup and position, from its tags as
+    :func:`read` takes them), found without reading a move: what its moves cost is known before."""
+    reader = _Reader(text, variant, fallback)
+    for tok in _TOKEN.finditer(reader.text):
+        if tok.lastgroup == "tag":
+            reader.tag(tok)
+        elif tok.lastgroup == "bad":
+            raise reader.error(_unexpected(tok[0]), tok)
+        elif tok.lastgroup not in ("comment", "line"):
+            break
+    return _start(reader.headers, variant, fallback)
+
+
 def games(text: str, variant: str | Variant | None = None, fallback: bool = False) -> Iterator[Game]:
     """The games of PGN text one by one, each read when asked for (``variant`` and ``fallback`` as for
     :func:`read`)."""

@@ -8,6 +8,7 @@ Both front ends keep a :class:`~morphchess.board.Board` for the game and hand a 
 from __future__ import annotations
 
 import queue
+import re
 import sys
 import threading
 import time
@@ -16,18 +17,44 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ..board import Board, Move
+from ..cli_common import whole_number
 from ..engine import search
-from ..errors import InputError
+from ..errors import InputError, quote
 from ..protocol_text import protocol_names
 from ..variant import Variant
 from ..variants import load_variant
 
 __all__ = ["ProtocolError", "Output", "CommandEngine", "Thinker", "Clock", "move_budget_ms", "pv_moves", "variant_of",
-           "warm_up", "builtin_names", "serve", "ENGINE_NAME"]
+           "warm_up", "builtin_names", "serve", "number", "seconds", "ENGINE_NAME", "MAX_MS"]
 
 ENGINE_NAME = "morphchess"
 SAFETY_MS = 50          # kept back from every clock budget for the GUI's and the pipe's delays
 DEFAULT_MOVES_LEFT = 30  # moves the remaining time is shared over when the GUI does not say
+MAX_MS = 10 ** 11  # milliseconds of a clock or a move's time at most (three years)
+_DECIMAL = re.compile(r"[0-9]{1,12}(?:\.[0-9]{0,9})?|\.[0-9]{1,9}")  # ASCII digits only: float() reads '١' and 'nan'
+
+
+def number(words: list[str], i: int, what: str, low: int, high: int) -> int:
+    """The whole number the GUI sent as ``words[i]`` for ``what``, from ``low`` to ``high``, or a
+    ProtocolError naming ``what``, the text and the range."""
+    if i >= len(words):
+        raise ProtocolError(f"{what} needs a number")
+    try:
+        return whole_number(words[i], low, high)
+    except ValueError as e:
+        raise ProtocolError(f"{what}: {e}") from None
+
+
+def seconds(words: list[str], i: int, what: str, high: float) -> float:
+    """The seconds (digits, a decimal point allowed) the GUI sent as ``words[i]`` for ``what``, at most
+    ``high``, or a ProtocolError naming ``what`` and the text."""
+    if i >= len(words) or not _DECIMAL.fullmatch(words[i]):
+        raise ProtocolError(f"{what} needs a number of seconds in digits 0-9, not "
+                            f"{quote(words[i]) if i < len(words) else 'nothing'}")
+    value = float(words[i])
+    if value > high:
+        raise ProtocolError(f"{what}: {words[i]} seconds; at most {high:g}")
+    return value
 
 
 class ProtocolError(InputError):

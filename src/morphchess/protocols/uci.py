@@ -19,6 +19,7 @@ from ..notation import FenError, MoveError
 from ..protocol_text import protocol_names
 from .common import (
     ENGINE_NAME,
+    MAX_MS,
     Clock,
     CommandEngine,
     Output,
@@ -26,6 +27,7 @@ from .common import (
     Thinker,
     builtin_names,
     move_budget_ms,
+    number,
     pv_moves,
     variant_of,
     warm_up,
@@ -33,11 +35,15 @@ from .common import (
 
 __all__ = ["UciEngine", "main"]
 
-GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
+# the numbers of ``go`` and their ranges (a clock may have run below zero)
+GO_NUMBERS = {"wtime": (-MAX_MS, MAX_MS), "btime": (-MAX_MS, MAX_MS), "winc": (0, MAX_MS), "binc": (0, MAX_MS),
+              "movestogo": (0, 10 ** 6), "movetime": (0, MAX_MS), "depth": (0, 10 ** 4), "nodes": (0, 10 ** 15),
+              "mate": (0, 10 ** 4)}
 
 
 def parse_go(words: list[str]) -> dict:
-    """The arguments of ``go`` as a dict (numbers as int, ``infinite``/``ponder`` as True)."""
+    """The arguments of ``go`` as a dict (numbers as int, ``infinite``/``ponder`` as True); a number
+    that is not one, or out of its range, is a ProtocolError naming it."""
     args: dict = {}
     i = 0
     while i < len(words):
@@ -45,16 +51,11 @@ def parse_go(words: list[str]) -> dict:
         if word in ("infinite", "ponder"):
             args[word] = True
         elif word in GO_NUMBERS:
-            if i + 1 >= len(words):
-                raise ProtocolError(f"go: {word} needs a number")
-            try:
-                args[word] = int(words[i + 1])
-            except ValueError:
-                raise ProtocolError(f"go: {word} needs a whole number, not {words[i + 1]!r}") from None
+            args[word] = number(words, i + 1, f"go {word}", *GO_NUMBERS[word])
             i += 1
         elif word == "searchmoves":
             args["searchmoves"] = []
-            while i + 1 < len(words) and words[i + 1] not in GO_NUMBERS + ("infinite", "ponder"):
+            while i + 1 < len(words) and words[i + 1] not in (*GO_NUMBERS, "infinite", "ponder"):
                 i += 1
                 args["searchmoves"].append(words[i])
         else:

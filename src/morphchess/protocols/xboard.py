@@ -32,6 +32,7 @@ from ..protocol_text import (
 from ..variant import BLACK, WHITE, PieceType, Variant
 from .common import (
     ENGINE_NAME,
+    MAX_MS,
     Clock,
     CommandEngine,
     Output,
@@ -39,7 +40,9 @@ from .common import (
     Thinker,
     builtin_names,
     move_budget_ms,
+    number,
     pv_moves,
+    seconds,
     serve,
     variant_of,
     warm_up,
@@ -231,10 +234,12 @@ class XboardEngine(CommandEngine):
                 self.cmd_usermove([command])
             elif command not in IGNORED:
                 self.out(f"Error (unknown command): {command}")
-        except (MoveError, ValueError) as e:
+        except MoveError as e:
             self.out(f"Illegal move ({e}): {rest[0] if rest else command}")
-        except InputError as e:
+        except InputError as e:  # a bad number or argument (an InputError is a ValueError: caught first)
             self.out(f"Error ({e}): {line.strip()}")
+        except ValueError as e:  # move text that names no square
+            self.out(f"Illegal move ({e}): {rest[0] if rest else command}")
 
     def cmd_protover(self, _rest) -> None:
         self.out("feature done=0")
@@ -326,31 +331,31 @@ class XboardEngine(CommandEngine):
                                lambda result, board: None)
 
     def cmd_time(self, rest: list[str]) -> None:
-        self.clock.remaining = 10 * int(rest[0])
+        self.clock.remaining = 10 * number(rest, 0, "time (centiseconds)", -MAX_MS // 10, MAX_MS // 10)
 
     def cmd_otim(self, rest: list[str]) -> None:
-        self.other_clock.remaining = 10 * int(rest[0])
+        self.other_clock.remaining = 10 * number(rest, 0, "otim (centiseconds)", -MAX_MS // 10, MAX_MS // 10)
 
     def cmd_level(self, rest: list[str]) -> None:
         if len(rest) != 3:
             raise ProtocolError("level needs MPS BASE INC")
-        minutes, _, seconds = rest[1].partition(":")
-        self.moves_per_session = int(rest[0])
-        self.base_ms = (60 * int(minutes) + int(seconds or 0)) * 1000
-        self.clock.increment = int(float(rest[2]) * 1000)
+        minutes, colon, secs = rest[1].partition(":")
+        moves = number(rest, 0, "level's moves per session", 0, 10 ** 6)
+        base = 60 * number([minutes], 0, "level's base minutes", 0, MAX_MS // 60_000) \
+            + (number([secs], 0, "level's base seconds", 0, 59) if colon else 0)
+        self.moves_per_session = moves
+        self.base_ms = base * 1000
+        self.clock.increment = int(seconds(rest, 2, "level's increment", MAX_MS / 1000) * 1000)
         self.seconds_per_move = None
 
     def cmd_st(self, rest: list[str]) -> None:
-        try:  # the protocol says whole seconds; python-chess sends fractions ("st 0.2")
-            seconds = float(rest[0])
-        except (IndexError, ValueError):
-            raise ProtocolError(f"st needs a number of seconds, not {' '.join(rest)!r}") from None
-        if not 0 < seconds < 10 ** 6:
+        value = seconds(rest, 0, "st", 10 ** 6)  # the protocol says whole seconds; python-chess sends "st 0.2"
+        if value <= 0:
             raise ProtocolError(f"st needs a positive number of seconds, not {rest[0]}")
-        self.seconds_per_move = seconds
+        self.seconds_per_move = value
 
     def cmd_sd(self, rest: list[str]) -> None:
-        self.depth = max(1, int(rest[0]))
+        self.depth = max(1, number(rest, 0, "sd", 0, 10 ** 4))
 
     def cmd_ping(self, rest: list[str]) -> None:
         self.out(f"pong {rest[0] if rest else ''}".strip())

@@ -143,7 +143,7 @@ labs = Table(
     Column("games", Integer, nullable=False),
     Column("done", Integer, nullable=False),  # games finished so far
     Column("state", String(8), nullable=False, index=True),  # running, done, failed, ended
-    Column("error", Text),  # failed, ended: why
+    Column("error", Text),  # failed, ended: why; done: why it has fewer games than asked for
     Column("summary", Text),  # done: JSON
     Column("report", Text),  # done: the report page (HTML)
     Column("lease", DateTime(timezone=True), nullable=False),  # running: its server renews it; past: ended

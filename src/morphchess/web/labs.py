@@ -8,6 +8,8 @@ any worker of the server reads any run, and a run whose server was killed reads
 as ended once its lease has run out (and is marked so by the next server that
 starts).  The worker itself exits as soon as its server is gone
 (:mod:`morphchess.lab.background`); a server asked to stop ends its runs first.
+A run plays for at most :data:`RUN_SECONDS`, then reports the games played so
+far, so the slot is free again; a worker still alive :data:`GRACE` later is ended.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ from ..lab.selfplay import LabSettings
 from .db import Database, aware, labs, now
 from .errors import ApiError, Conflict, NotFound, RateLimited
 
-__all__ = ["Labs", "MAX_RUNNING", "KEPT"]
+__all__ = ["Labs", "MAX_RUNNING", "KEPT", "RUN_SECONDS"]
 
 MAX_RUNNING = 1  # runs at once per server process
+RUN_SECONDS = 600.0  # a run's games are played for at most this long (then it reports those played)
+GRACE = timedelta(seconds=60)  # for the worker to start and write its report; then it is ended
 KEPT = 10  # finished runs kept in the database (older ones are deleted)
 LEASE = timedelta(seconds=5)  # a running run whose lease is older than this has lost its server
 WATCH_S = 1.0
@@ -50,6 +54,7 @@ class _Run:
     process: BaseProcess
     lifeline: Connection
     dir: Path
+    deadline: datetime  # the worker is ended if still alive then
 
 
 class Labs:
@@ -75,8 +80,9 @@ class Labs:
                                                   games=games, done=0, state="running", lease=at + LEASE,
                                                   created=at, updated=at))
             folder = Path(tempfile.mkdtemp(prefix="morphchess-lab-"))
-            process, lifeline = background.start(settings, games, str(folder))
-            self.runs[lab_id] = _Run(lab_id, process, lifeline, folder)
+            process, lifeline = background.start(settings, games, str(folder), RUN_SECONDS)
+            deadline = at + timedelta(seconds=RUN_SECONDS) + GRACE
+            self.runs[lab_id] = _Run(lab_id, process, lifeline, folder, deadline)
             if self._watcher is None:
                 self._watcher = threading.Thread(target=self._watch, daemon=True, name="morphchess-lab-watch")
                 self._watcher.start()
@@ -105,6 +111,8 @@ class Labs:
         if state == "done":
             view["summary"] = json.loads(row["summary"])
             view["report"] = f"/api/lab/{row['id']}/report"
+            if row["error"]:  # its time ran out first: the report of the games played
+                view["note"] = row["error"]
         elif state in ("failed", "ended"):
             view["error"] = row["error"] or ENDED
         return view
@@ -127,21 +135,30 @@ class Labs:
                     return
             for run in runs:
                 try:
-                    if run.process.is_alive():
+                    if run.process.is_alive() and now() > run.deadline:  # past its time and grace
+                        run.process.terminate()
+                        run.process.join(1)
+                        self._finish(run, f"the lab ran past its {RUN_SECONDS:g} s and was ended")
+                    elif run.process.is_alive():
                         self._write(run.id, done=_done_games(run.dir), lease=now() + LEASE)
                     else:
                         self._finish(run)
                 except ApiError as e:  # the database is away: try again at the next look
                     _log.warning("lab %s: %s", run.id, e)
 
-    def _finish(self, run: _Run) -> None:
-        """Record a run whose worker ended: its summary and report, or its error."""
+    def _finish(self, run: _Run, why: str | None = None) -> None:
+        """Record a run whose worker ended: its summary and report (and the note of a run cut short),
+        or its error (``why``, if the watcher ended it)."""
         error = run.dir / background.ERROR_FILE
         report = run.dir / "report.html"
+        note = run.dir / background.NOTE_FILE
         values: dict = {"done": _done_games(run.dir)}
-        if report.exists():
+        if why is not None:
+            values.update(state="failed", error=why)
+        elif report.exists():
             values.update(state="done", report=report.read_text(encoding="utf-8"),
-                          summary=(run.dir / "summary.json").read_text(encoding="utf-8"))
+                          summary=(run.dir / "summary.json").read_text(encoding="utf-8"),
+                          error=note.read_text(encoding="utf-8")[:500] if note.exists() else None)
         else:
             reason = (error.read_text(encoding="utf-8").splitlines() or ["stopped"])[0] if error.exists() \
                 else f"the lab stopped (exit code {run.process.exitcode})"

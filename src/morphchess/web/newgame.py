@@ -15,12 +15,12 @@ from ..errors import InputError
 from ..variant import Variant
 from . import clocks, seats
 from .cost import check_replay
-from .db import games, now
+from .db import games, moves, now
 from .errors import BadInput, IllegalMove, NotFound
 from .game import KINDS, MODES, Game, Status
 from .limits import GENERATION_SECONDS, MAX_PLIES, within
 from .rated import check_new
-from .store import Store, parse_move
+from .store import Store, move_notes, parse_move
 
 __all__ = ["NewGame", "create", "start_board"]
 
@@ -46,7 +46,9 @@ class NewGame:
 
 def create(store: Store, spec: NewGame, client: str, board: Board | None = None) -> tuple[Game, dict[str, list[str]]]:
     """A new game; returns it and the tokens it hands out (token -> the sides it holds).  ``board``: the
-    game's moves already played on its variant (an import), instead of ``spec``'s position and moves."""
+    game's moves already played on its variant (an import), instead of ``spec``'s position and moves.
+    Every move is played and written (SAN, Game Courier) within the budgets before the row is written;
+    the transaction only stores them."""
     if spec.mode not in MODES:
         raise BadInput(f"mode {spec.mode[:20]!r}: use one of {', '.join(MODES)}")
     plies = len(spec.moves) if board is None else len(board.move_stack)
@@ -61,6 +63,7 @@ def create(store: Store, spec: NewGame, client: str, board: Board | None = None)
     if board is None:
         check_replay(v, plies)
         board = within(GENERATION_SECONDS, start_board, v, spec)
+    board, notes = within(GENERATION_SECONDS, _played_on, v, board)
     kinds, tokens = _seats(spec)
     check_new(spec.rated, spec.mode, kinds)
     at = now()
@@ -79,13 +82,28 @@ def create(store: Store, spec: NewGame, client: str, board: Board | None = None)
         row.update({side: kinds[side], f"{side}_token": seats.digest(holder) if holder else None,
                     f"{side}_ms": tc.start_ms if tc else None, f"{side}_joined": holder == creator,
                     f"{side}_name": (spec.name or None) if named == [side] else None})
+    # the moves given take no time: each leaves its mover the time of the start
+    played = [{"game_id": gid, **note, "at": at, "clock_ms": tc.start_ms if tc else None} for note in notes]
     with store.db.write() as conn:
         conn.execute(games.insert().values(**row))
-        game = store.load(conn, store.db.lock_game(conn, gid))
-        for move in board.move_stack:  # read again on the game's own board (the variant's compiled object)
-            store.push(conn, game, game.board.parse_uci(move.uci()), at)
+        game = Game(dict(store.db.lock_game(conn, gid)), played, board, v)
+        if played:
+            conn.execute(moves.insert(), played)
+            store.settle(conn, game, at, ply=len(played))
+    store.boards.remember(gid, board)
     store.changed(gid)
     return game, tokens
+
+
+def _played_on(v: Variant, board: Board) -> tuple[Board, list[dict]]:
+    """``board``'s game on ``v`` (the catalog's compiled variant, which the game keeps: a record may have
+    been read on a compile of its own), its moves written as the moves table keeps them, and the end and
+    legal moves of its last position found."""
+    again = board.root() if board.variant is v else Board(v, fen=board.root_fen if board.custom_start else None,
+                                                          setup=board.setup)
+    notes = move_notes(board, again)
+    again.outcome()
+    return again, notes
 
 
 def start_board(v: Variant, spec: NewGame) -> Board:

@@ -17,14 +17,14 @@ from .. import gamecourier
 from ..board import Board, Move
 from ..notation import MoveError, NotCoordinates
 from . import seats
-from .caches import BOARD_BYTES, Boards
+from .caches import BOARD_BYTES, REPLAY_KEPT, Boards
 from .catalog import Catalog
 from .db import Database, games, moves, now
 from .errors import Conflict, IllegalMove, NotFound
 from .game import Game, Status, Termination
 from .limits import MAX_PLIES
 
-__all__ = ["Store", "parse_move"]
+__all__ = ["Store", "parse_move", "move_note", "move_notes"]
 
 LISTED_FROM_PLY = 2  # the lobby lists a local game once both sides have moved
 
@@ -42,6 +42,25 @@ def parse_move(board: Board, text: str) -> Move:
         except MoveError as san_error:  # SAN's reason, unless the text was coordinates (e2e4q: no such choice)
             reason = san_error if isinstance(coord_error, NotCoordinates) else coord_error
             raise IllegalMove(str(reason)[:200]) from None
+
+
+def move_note(board: Board, move: Move) -> dict:
+    """A move as the moves table keeps it: coordinate text, SAN and Game Courier text (``board`` is the
+    position before it)."""
+    return {"uci": move.uci(), "san": board.san(move), "gc": gamecourier.write_move(board, move)}
+
+
+def move_notes(board: Board, replay: Board | None = None) -> list[dict]:
+    """Every move of ``board`` from its start as :func:`move_note` writes it, with its ``ply``: played
+    again on ``replay`` (a board at the same start; by default a copy of ``board``'s), each move written
+    on its own position, keeping few positions' legal moves at a time."""
+    b, notes = board.root() if replay is None else replay, []
+    for ply, move in enumerate(board.move_stack, start=1):
+        notes.append({"ply": ply, **move_note(b, move)})
+        b.push(move)
+        if ply % REPLAY_KEPT == 0:
+            b.forget_earlier()
+    return notes
 
 
 class Store:
@@ -105,8 +124,7 @@ class Store:
     def push(self, conn: Connection, game: Game, move: Move, at: datetime) -> None:
         """Play a legal move: its row, the clocks, the result if it ends the game."""
         board, side = game.board, game.turn
-        note = {"game_id": game.id, "ply": game.ply + 1, "uci": move.uci(), "san": board.san(move),
-                "gc": gamecourier.write_move(board, move), "at": at}
+        note = {"game_id": game.id, "ply": game.ply + 1, **move_note(board, move), "at": at}
         values: dict = {}
         tc = game.tc
         if tc is not None:
@@ -119,10 +137,15 @@ class Store:
         conn.execute(moves.insert().values(**note))
         game.moves.append(note)
         values.update(ply=game.ply + 1, draw_offer=None, takeback_offer=None, **_NO_JOB)
-        out = board.outcome()
+        self.settle(conn, game, at, **values)
+
+    def settle(self, conn: Connection, game: Game, at: datetime, **values) -> None:
+        """Write ``values`` (the new ``ply`` among them) after moves were played on the game's board,
+        ending the game where its rules or the move limit end it."""
+        out = game.board.outcome()
         if out is not None:
             self.end(conn, game, at, out.result(), out.termination, **values)
-        elif game.ply + 1 >= MAX_PLIES:
+        elif values["ply"] >= MAX_PLIES:
             self.end(conn, game, at, "1/2-1/2", Termination.MOVE_LIMIT, **values)
         else:
             self.update(conn, game, at, **values)

@@ -32,14 +32,13 @@ from ... import engine, pgn
 from ...board import Board
 from .. import seats
 from ..bots import Bots, engine_ready, info_view, search_table
-from ..caches import REPLAY_KEPT
 from ..cost import check_engine, check_replay
 from ..db import games
 from ..errors import ApiError, BadInput, Conflict, Forbidden, IllegalMove, NotFound, RateLimited
 from ..gameview import board_view, legal_view
 from ..limits import GENERATION_SECONDS, MAX_PLIES, check, client_key, within
 from ..newgame import NewGame, start_board
-from ..store import Store, parse_move
+from ..store import Store, move_notes, parse_move
 from .games import pgn_headers, read_pasted
 
 __all__ = ["router", "MAX_SECONDS", "SEARCHES", "SEARCHES_PER_CLIENT", "MAX_NODES", "MAX_NESTING"]
@@ -106,13 +105,7 @@ def _board(request: Request, body: PositionIn) -> Board:
 
 def _played(board: Board) -> list[dict]:
     """The moves from the start, with their SAN (each written on its position: a replay)."""
-    b, played = board.root(), []
-    for i, move in enumerate(board.move_stack, start=1):
-        played.append({"uci": move.uci(), "san": b.san(move)})
-        b.push(move)
-        if i % REPLAY_KEPT == 0:
-            b.forget_earlier()
-    return played
+    return [{"uci": note["uci"], "san": note["san"]} for note in move_notes(board)]
 
 
 def position_view(store: Store, board: Board) -> dict:

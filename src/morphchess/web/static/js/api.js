@@ -112,7 +112,7 @@ export const api = {
   join: (id, name) => call("POST", `${game(id)}/join`, { name }),
   record: (id, format) => call("GET", `${game(id)}/record?format=${format}`),
   importRecord: (spec) => call("POST", "/api/import", spec),
-  eventsUrl: (id, since) => `${game(id)}/events?since=${since}`,
+  eventsUrl: (id, since) => `${game(id)}/events?since=${since}&changes=true`,
   analysisPosition: (spec) => call("POST", "/api/analysis/position", spec),
   analysisRecord: (spec) => call("POST", "/api/analysis/record", spec),
   analysisPgn: (spec) => call("POST", "/api/analysis/pgn", spec),

@@ -72,7 +72,7 @@ async function start(ui) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       lab = await request("GET", `/api/lab/${lab.id}`);
     }
-    if (lab.state === "failed") throw new Error(lab.error);
+    if (lab.state !== "done") throw new Error(lab.error); // failed, or ended with its server
     ui.progress.value = ui.progress.max;
     show(ui, lab);
   } catch (e) {
@@ -84,7 +84,7 @@ async function start(ui) {
 
 function show(ui, lab) {
   const s = lab.summary;
-  ui.status.textContent = `${s.variant}: ${s.games} games of ${s.player} self-play`;
+  ui.status.textContent = `${s.variant}: ${s.games} games of ${s.player} self-play` + (lab.note ? ` (${lab.note})` : "");
   const lines = [
     `White's score ${pct(s.white_score)}`,
     `Draws ${pct(s.draw)}`,
