@@ -43,9 +43,11 @@ from .routes.mygames import router as mygames_router
 from .routes.pictures import router as pictures_router
 from .routes.rematch import router as rematch_router
 from .routes.talk import router as talk_router
+from .routes.tournaments import router as tournaments_router
 from .shutdown import exit_after
 from .store import Store
 from .talk import Talk, TalkHub
+from .tournaments import Tournaments
 from .views import variant_view
 
 __all__ = ["create_app", "app_from_env"]
@@ -98,7 +100,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
     app.state.hub, app.state.talk_hub = hub, talk_hub
     app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
-    app.state.accounts = Accounts(db)
+    app.state.accounts, app.state.tournaments = Accounts(db), Tournaments(store)
     errors.install(app)
     app.add_middleware(CsrfGuard)
     app.add_middleware(errors.BodyLimit)
@@ -118,6 +120,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.include_router(editor_router)
     app.include_router(pictures_router)
     app.include_router(accounts_router)
+    app.include_router(tournaments_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))
     return app

@@ -1,0 +1,303 @@
+"""Arenas through the API, each happy path beside its attack: making one (accounts only, bounded length,
+size and clock, names kept as text, flooding refused), joining and withdrawing (once, never after the
+end, CSRF needed), pairing as games end (scores, the streak, no immediate rematch, never oneself),
+games nobody began, the start and the end at their times.  SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("argon2")
+from fastapi.testclient import TestClient  # noqa: E402
+from sqlalchemy import delete, select, update  # noqa: E402
+
+from morphchess.web import create_app  # noqa: E402
+from morphchess.web.db import games, hits, now  # noqa: E402
+from morphchess.web.limits import Limits  # noqa: E402
+from morphchess.web.tournaments import FIRST_MOVE_S, OPEN_PER_ACCOUNT, entrants, tournaments  # noqa: E402
+from test_web_accounts import Browser, error  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def app(db_url):
+    app = create_app(db_url, 100000)
+    with TestClient(app):
+        yield app
+
+
+_made = iter(range(10**6))
+
+
+def player(app, prefix: str = "p") -> Browser:
+    """A browser logged in to a new account."""
+    browser = Browser(app)
+    r = browser.enter("signup", f"{prefix}-{next(_made):03d}")
+    assert r.status_code == 200, r.text
+    return browser
+
+
+def arena(browser: Browser, **spec) -> dict:
+    r = browser.post("/api/tournaments", **{"name": "Evening arena", **spec})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def look(browser: Browser, t: dict) -> dict:
+    browser.http.app.state.tournaments._ticked.clear()  # as if the last check were long ago
+    r = browser.http.get(f"/api/tournaments/{t['id']}")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def join(browser: Browser, t: dict) -> dict:
+    r = browser.post(f"/api/tournaments/{t['id']}/join")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def two_playing(app) -> tuple[Browser, Browser, dict, str]:
+    """Two players who joined a new arena, and the id of the game they were paired in."""
+    ann, bob = player(app), player(app)
+    t = arena(ann)
+    join(ann, t)
+    join(bob, t)
+    return ann, bob, t, look(ann, t)["you"]["game"]
+
+
+def seat(browser: Browser, gid: str) -> str:
+    """The player's seat token of a tournament game, taken to this browser as the page does."""
+    r = browser.post(f"/api/account/games/{gid}/seat")
+    assert r.status_code == 200, r.text
+    return r.json()["seat"]["token"]
+
+
+def resign(browser: Browser, gid: str) -> None:
+    r = browser.post(f"/api/games/{gid}/resign", seat(browser, gid))
+    assert r.status_code == 200, r.text
+
+
+def lines(view: dict) -> dict[str, dict]:
+    return {line["name"]: line for line in view["standings"]}
+
+
+def name_of(browser: Browser) -> str:
+    return browser.http.get("/api/account").json()["account"]["name"]
+
+
+def change(app, table, where, **values) -> None:
+    with app.state.store.db.write() as conn:
+        conn.execute(update(table).where(where).values(**values))
+
+
+def test_four_players_are_paired_again_as_their_games_end(app):
+    ann, bob, cid, dee = (player(app) for _ in range(4))
+    t = arena(ann, minutes=30, max_players=8)
+    assert t["state"] == "running" and t["players"] == 0 and t["by"] == name_of(ann)
+    for p in (ann, bob, cid, dee):
+        join(p, t)
+    view = look(ann, t)
+    assert len(view["games"]) == 2 and view["players"] == 4
+    first = {frozenset((g["white"], g["black"])): g["id"] for g in view["games"]}
+    assert all(len(pair) == 2 for pair in first)  # nobody plays themself
+    # each resigns against the one they met, in turn: the losers get 0, the winners 2
+    by_name = {name_of(p): p for p in (ann, bob, cid, dee)}
+    winners = set()
+    for pair, gid in first.items():
+        loser, winner = sorted(pair)
+        resign(by_name[loser], gid)
+        winners.add(winner)
+        assert look(ann, t)["you"]["game"] is None or name_of(ann) not in pair
+    view = look(ann, t)
+    assert {n for n, line in lines(view).items() if line["score"] == 2} == winners
+    assert all(line["sheet"] == ([2] if n in winners else [0]) for n, line in lines(view).items())
+    second = {frozenset((g["white"], g["black"])) for g in view["games"]}
+    assert len(second) == 2 and not second & set(first)  # no rematch while others are free
+    assert [line["name"] for line in view["standings"]][:2] == sorted(winners, key=lambda n: view["standings"]
+                                                                       .index(lines(view)[n]))
+
+
+def test_the_streak_doubles_the_third_win_and_two_players_meet_again(app):
+    ann, bob = player(app), player(app)
+    t = arena(ann)
+    join(ann, t)
+    assert look(ann, t)["games"] == []  # alone: never paired with oneself
+    join(bob, t)
+    for _ in range(3):
+        gid = look(bob, t)["you"]["game"]
+        assert gid and look(ann, t)["you"]["game"] == gid
+        resign(bob, gid)
+    view = look(ann, t)
+    mine = lines(view)[name_of(ann)]
+    assert mine["sheet"] == [2, 2, 4] and mine["score"] == 8 and mine["fire"] and mine["wins"] == 3
+    assert lines(view)[name_of(bob)]["losses"] == 3
+    fourth = app.state.store.get(view["you"]["game"])
+    assert {fourth.row["white_name"], fourth.row["black_name"]} == {name_of(ann), name_of(bob)}
+
+
+def test_an_aborted_game_scores_nothing(app):
+    ann, bob, t, gid = two_playing(app)
+    r = ann.post(f"/api/games/{gid}/abort", seat(ann, gid))
+    assert r.status_code == 200, r.text
+    view = look(ann, t)
+    assert all(line["games"] == 0 and line["score"] == 0 for line in view["standings"])
+    assert view["you"]["game"] not in (None, gid)  # the only two: paired again
+
+
+def test_a_player_who_never_moves_loses_the_game_to_an_abort_and_is_withdrawn(app):
+    ann, _bob, t, gid = two_playing(app)
+    cid = player(app)
+    game = app.state.store.get(gid)
+    idle = game.row["white_name"]
+    change(app, games, games.c.id == gid, updated=now() - timedelta(seconds=FIRST_MOVE_S - 5))
+    assert app.state.store.get(look(ann, t)["you"]["game"]).status == "playing"  # not yet
+    change(app, games, games.c.id == gid, updated=now() - timedelta(seconds=FIRST_MOVE_S + 1))
+    join(cid, t)
+    view = look(ann, t)
+    game = app.state.store.get(gid)
+    assert game.status == "aborted" and game.row["termination"] == "aborted"
+    assert not lines(view)[idle]["active"]
+    playing = {g["white"] for g in view["games"]} | {g["black"] for g in view["games"]}
+    assert idle not in playing and len(view["games"]) == 1  # the other one meets the newcomer
+
+
+def test_withdrawing_stops_pairing_and_joining_again_keeps_the_score(app):
+    ann, bob, t, gid = two_playing(app)
+    cid = player(app)
+    assert ann.post(f"/api/tournaments/{t['id']}/withdraw").status_code == 200
+    resign(bob, gid)  # a game going on still counts
+    join(cid, t)
+    view = look(ann, t)
+    assert lines(view)[name_of(ann)]["score"] == 2 and not view["you"]["active"] and view["you"]["game"] is None
+    assert [{g["white"], g["black"]} for g in view["games"]] == [{name_of(bob), name_of(cid)}]
+    again = join(ann, t)
+    assert again["you"]["active"] and lines(again)[name_of(ann)]["score"] == 2
+    r = ann.post(f"/api/tournaments/{t['id']}/join")
+    assert r.status_code == 409 and "already" in r.json()["error"]["message"]  # joining twice
+    assert ann.post(f"/api/tournaments/{t['id']}/withdraw").status_code == 200
+    r = ann.post(f"/api/tournaments/{t['id']}/withdraw")
+    assert r.status_code == 409 and error(r) == "conflict"
+
+
+def test_an_arena_starts_and_ends_at_its_times(app):
+    ann, bob, cid = player(app), player(app), player(app)
+    t = arena(ann, starts_in=10, minutes=30)
+    assert t["state"] == "coming" and 590 <= t["seconds_left"] <= 600
+    join(ann, t)
+    join(bob, t)
+    assert look(ann, t)["games"] == []  # not before the start
+    at = now()
+    change(app, tournaments, tournaments.c.id == t["id"], starts=at - timedelta(seconds=1),
+           ends=at + timedelta(minutes=30))
+    view = look(cid, t)  # anyone's look starts the pairing
+    assert view["state"] == "running" and len(view["games"]) == 1
+    gid = view["games"][0]["id"]
+    change(app, tournaments, tournaments.c.id == t["id"], ends=now() - timedelta(seconds=1))
+    resign(ann, gid)  # after the end: played out, not counted, nobody paired again
+    view = look(ann, t)
+    assert view["state"] == "over" and view["seconds_left"] == 0
+    assert all(line["games"] == 0 for line in view["standings"]) and view["games"] == []
+    r = cid.post(f"/api/tournaments/{t['id']}/join")
+    assert r.status_code == 409 and "over" in r.json()["error"]["message"]
+    assert ann.post(f"/api/tournaments/{t['id']}/withdraw").status_code == 409
+    listed = ann.http.get("/api/tournaments").json()
+    assert t["id"] in {x["id"] for x in listed["finished"]} and t["id"] not in {x["id"] for x in listed["tournaments"]}
+
+
+def test_a_full_arena_takes_nobody_more(app):
+    ann = player(app)
+    t = arena(ann, max_players=2)
+    join(ann, t)
+    join(player(app), t)
+    r = player(app).post(f"/api/tournaments/{t['id']}/join")
+    assert r.status_code == 409 and "full" in r.json()["error"]["message"]
+
+
+def test_only_accounts_make_and_join_tournaments(app):
+    anonymous = Browser(app)
+    r = anonymous.post("/api/tournaments", name="Mine")
+    assert r.status_code == 401 and error(r) == "not_logged_in"
+    t = arena(player(app))
+    assert error(anonymous.post(f"/api/tournaments/{t['id']}/join")) == "not_logged_in"
+    assert error(anonymous.post(f"/api/tournaments/{t['id']}/withdraw")) == "not_logged_in"
+    view = anonymous.http.get(f"/api/tournaments/{t['id']}").json()  # anyone may watch
+    assert view["you"] is None and view["name"] == "Evening arena"
+
+
+def test_the_session_cookie_alone_changes_nothing(app):
+    ann = player(app)
+    t = arena(ann)
+    ann.csrf = None  # a page of another site: the cookie goes along, the token does not
+    for path in ("/api/tournaments", f"/api/tournaments/{t['id']}/join", f"/api/tournaments/{t['id']}/withdraw"):
+        r = ann.post(path, name="Forged")
+        assert r.status_code == 403 and error(r) == "csrf", path
+    ann.csrf = "0" * 64
+    assert error(ann.post(f"/api/tournaments/{t['id']}/join")) == "csrf"
+    assert look(ann, t)["players"] == 0
+
+
+@pytest.mark.parametrize("spec, words", [
+    ({"minutes": 0}, "minutes 0: use 5 to 720"), ({"minutes": 10**30}, "minutes"), ({"minutes": -5}, "minutes"),
+    ({"max_players": 1}, "max_players 1"), ({"max_players": 10**6}, "max_players"),
+    ({"starts_in": -1}, "starts_in -1"), ({"starts_in": 99999}, "starts_in"),
+    ({"time_control": "3d"}, "needs a clock"), ({"time_control": ""}, "needs a clock"),
+    ({"time_control": "600+0"}, "at most 60 minutes"), ({"time_control": "5+120"}, "at most 60 minutes"),
+    ({"time_control": "fast"}, "time control"), ({"variant": "no-such-game"}, "unknown variant"),
+    ({"name": "ab"}, "name: length 2"), ({"name": "x" * 61}, "name: length 61"), ({"name": "x" * 200}, "name"),
+    ({"name": "evil\u202eoot"}, "U+202E"), ({"name": "two\nlines"}, "U+000A"), ({"minutes": "many"}, "minutes")])
+def test_absurd_tournaments_are_refused_naming_what_is_wrong(app, spec, words):
+    r = player(app).post("/api/tournaments", **{"name": "Absurd", **spec})
+    assert r.status_code == 422 and words in r.json()["error"]["message"], r.text
+
+
+def test_markup_in_a_name_stays_text(app):
+    ann = player(app)
+    t = arena(ann, name='<img src=x onerror="alert(1)"> & <b>Cup</b>')
+    assert look(ann, t)["name"] == '<img src=x onerror="alert(1)"> & <b>Cup</b>'
+    page = ann.http.get(f"/tournaments/{t['id']}")
+    assert page.status_code == 200 and "<b>Cup" not in page.text  # the page is static; its script writes text
+
+
+def test_unknown_tournaments_are_not_found(app):
+    ann = player(app)
+    for path in ("/api/tournaments/nosuchthing", "/api/tournaments/" + "x" * 5000):
+        r = ann.http.get(path)
+        assert r.status_code == 404 and error(r) == "not_found" and len(r.text) < 400
+    for action in ("join", "withdraw"):
+        assert error(ann.post(f"/api/tournaments/nosuchthing/{action}")) == "not_found"
+
+
+def test_one_account_may_have_only_a_few_tournaments_not_over(app):
+    ann = player(app)
+    for i in range(OPEN_PER_ACCOUNT):
+        arena(ann, name=f"Arena {i}")
+    r = ann.post("/api/tournaments", name="One too many")
+    assert r.status_code == 409 and f"at most {OPEN_PER_ACCOUNT}" in r.json()["error"]["message"]
+
+
+def test_making_and_joining_are_rate_limited(db_url):
+    app = create_app(db_url, Limits(tournaments_per_hour=1, joins_per_minute=2, signups_per_minute=100))
+    with TestClient(app):
+        with app.state.store.db.write() as conn:  # the module's other tests came from the same client
+            conn.execute(delete(hits))
+        ann = player(app, "rl")
+        t = arena(ann)
+        r = ann.post("/api/tournaments", name="Second")
+        assert r.status_code == 429 and r.headers["Retry-After"] == "3600"
+        join(ann, t)
+        ann.post(f"/api/tournaments/{t['id']}/withdraw")
+        r = ann.post(f"/api/tournaments/{t['id']}/join")
+        assert r.status_code == 429 and error(r) == "rate_limited"
+
+
+def test_a_deleted_account_leaves_the_standings_and_its_game_still_ends(app):
+    ann, bob, t, gid = two_playing(app)
+    r = bob.post("/api/account/delete", password="correct horse battery")
+    assert r.status_code == 200, r.text
+    resign(ann, gid)
+    view = look(ann, t)
+    assert [line["name"] for line in view["standings"]] == [name_of(ann)] and view["games"] == []
+    with app.state.store.db.read() as conn:
+        assert conn.execute(select(entrants.c.score).where(entrants.c.tournament_id == t["id"])).scalars().all() == [0]
