@@ -67,6 +67,8 @@ function draw(t, account) {
   $("tournament-withdraw").hidden = !account || t.state === "over" || !(you && you.active);
   $("tournament-standings").tBodies[0].replaceChildren(...(t.standings.length ? t.standings.map(line)
     : [el("tr", {}, el("td", { colspan: "5" }, "Nobody has joined yet."))]));
+  $("tournament-games-heading").textContent = t.state === "over" ? "Games still being played (they do not count)"
+    : "Games being played";
   $("tournament-games").replaceChildren(...(t.games.length ? t.games.map(game) : [el("li", {}, "None.")]));
   if (t.state !== "over") yours(you);
   else $("tournament-you").replaceChildren();
