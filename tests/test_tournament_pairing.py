@@ -1,14 +1,13 @@
-"""The arena's rules on their own: points with the streak bonus, and pairing free players (by rank, no
-immediate rematch unless only two play, colours balanced, never a player against themself)."""
+"""The tournaments' rules on their own: the arena's points with the streak bonus and its pairing of free
+players (by rank, no immediate rematch unless only two play, colours balanced, never a player against
+themself), and Swiss rounds (the Dutch order, floaters, byes, no repeats, a bounded search)."""
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-pytest.importorskip("sqlalchemy")
-from morphchess.web.tournaments import FIRE, Waiting, arena_pairs, points  # noqa: E402
+from morphchess.web.pairing import FIRE, Waiting, arena_pairs, points, swiss_round
 
 
 def sheet(outcomes: str) -> list[int]:
@@ -85,3 +84,77 @@ def test_pairs_are_disjoint_and_never_a_player_alone_or_a_rematch(rows, again):
         for b in waiting:
             if a.id != b.id:
                 assert not again and (a.last_opponent == b.id or b.last_opponent == a.id)
+
+
+# -- Swiss --------------------------------------------------------------------------------------
+
+def pairs_of(found) -> set[frozenset[int]]:
+    return {frozenset(pair) for pair in found[0]}
+
+
+def test_a_first_round_pairs_the_top_half_with_the_bottom_half():
+    found = swiss_round([Waiting(i) for i in range(1, 9)])
+    assert pairs_of(found) == {frozenset(p) for p in ((1, 5), (2, 6), (3, 7), (4, 8))} and found[1] is None
+
+
+def test_an_odd_number_gives_the_lowest_ranked_a_bye_once():
+    found = swiss_round([Waiting(i) for i in range(1, 6)])
+    assert found[1] == 5 and pairs_of(found) == {frozenset((1, 3)), frozenset((2, 4))}
+    found = swiss_round([Waiting(1, 2), Waiting(2, 2), Waiting(3, 0), Waiting(4, 0), Waiting(5, 2, had_bye=True)])
+    assert found[1] == 4  # 5 had one already: the next lowest
+
+
+def test_score_groups_meet_within_and_a_lone_leader_floats_down():
+    second = swiss_round([Waiting(i, 2 if i <= 4 else 0, met=frozenset({i + 4 if i <= 4 else i - 4}))
+                          for i in range(1, 9)])
+    assert pairs_of(second) == {frozenset(p) for p in ((1, 3), (2, 4), (5, 7), (6, 8))}
+    # the leader meets the highest of the next group; that group pairs on among itself
+    found = swiss_round([Waiting(1, 4), Waiting(2, 2), Waiting(3, 2), Waiting(4, 2), Waiting(5, 0), Waiting(6, 0)])
+    assert pairs_of(found) == {frozenset((1, 2)), frozenset((3, 4)), frozenset((5, 6))}
+
+
+def test_a_repeat_is_avoided_by_the_next_candidate():
+    found = swiss_round([Waiting(1, met=frozenset({3})), Waiting(2), Waiting(3, met=frozenset({1})), Waiting(4)])
+    assert pairs_of(found) == {frozenset((1, 4)), frozenset((2, 3))}
+
+
+def test_eight_players_play_seven_rounds_without_a_repeat_and_then_cannot_be_paired():
+    met: dict[int, set[int]] = {i: set() for i in range(8)}
+    score = dict.fromkeys(met, 0)
+    for _ in range(7):
+        ranked = sorted(met, key=lambda i: (-score[i], i))
+        found = swiss_round([Waiting(i, score[i], met=frozenset(met[i])) for i in ranked])
+        assert found is not None and found[1] is None and len(found[0]) == 4
+        for white, black in found[0]:
+            assert black not in met[white]
+            met[white].add(black)
+            met[black].add(white)
+            score[min(white, black)] += 2  # the lower number wins
+    assert all(len(m) == 7 for m in met.values())  # a round robin by the seventh round
+    assert swiss_round([Waiting(i, score[i], met=frozenset(met[i])) for i in met]) is None
+
+
+def test_three_players_share_the_byes_and_then_stop():
+    rounds = [swiss_round([Waiting(1), Waiting(2), Waiting(3)])]
+    assert rounds[0][1] == 3 and pairs_of(rounds[0]) == {frozenset((1, 2))}
+    second = swiss_round([Waiting(1, met=frozenset({2})), Waiting(2, met=frozenset({1})),
+                          Waiting(3, had_bye=True)])
+    assert second[1] in (1, 2) and pairs_of(second) == {frozenset((3, 3 - second[1]))}
+
+
+def test_a_round_that_cannot_be_paired_is_found_out_within_the_search_budget():
+    # two groups of 15 who have met everyone of the other group: no pairing without a repeat, and
+    # each group alone has 15 x 13!! ways to try, far more than the budget
+    groups = [range(0, 15), range(15, 30)]
+    other = {i: frozenset(groups[1] if i < 15 else groups[0]) for i in range(30)}
+    assert swiss_round([Waiting(i, met=other[i]) for i in range(30)], tries=5000) is None
+
+
+@given(st.integers(2, 40), st.integers(0, 2**32))
+def test_big_fresh_rounds_pair_everyone_but_one_bye(n, seed):
+    import random
+    scores = random.Random(seed).choices([0, 1, 2, 3, 4], k=n)
+    ranked = sorted((Waiting(i, s) for i, s in enumerate(scores)), key=lambda p: -p.score)
+    pairs, bye = swiss_round(ranked)
+    ids = [p for pair in pairs for p in pair] + ([bye] if bye is not None else [])
+    assert sorted(ids) == list(range(n)) and (bye is None) == (n % 2 == 0)

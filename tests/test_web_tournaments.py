@@ -1,7 +1,9 @@
-"""Arenas through the API, each happy path beside its attack: making one (accounts only, bounded length,
-size and clock, names kept as text, flooding refused), joining and withdrawing (once, never after the
-end, CSRF needed), pairing as games end (scores, the streak, no immediate rematch, never oneself),
-games nobody began, the start and the end at their times.  SQLite and PostgreSQL."""
+"""Tournaments through the API, each happy path beside its attack: making one (accounts only, bounded
+length, size, rounds and clock, names kept as text, flooding refused), joining and withdrawing (once,
+never after the end, CSRF needed), an arena's pairing as games end (scores, the streak, no immediate
+rematch, never oneself), games nobody began, the start and the end at their times, and Swiss rounds
+(paired when the last game of a round ends, byes, no repeats, the end after the last round).  SQLite
+and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -246,7 +248,10 @@ def test_the_session_cookie_alone_changes_nothing(app):
     ({"time_control": "600+0"}, "at most 60 minutes"), ({"time_control": "5+120"}, "at most 60 minutes"),
     ({"time_control": "fast"}, "time control"), ({"variant": "no-such-game"}, "unknown variant"),
     ({"name": "ab"}, "name: length 2"), ({"name": "x" * 61}, "name: length 61"), ({"name": "x" * 200}, "name"),
-    ({"name": "evil\u202eoot"}, "U+202E"), ({"name": "two\nlines"}, "U+000A"), ({"minutes": "many"}, "minutes")])
+    ({"name": "evil\u202eoot"}, "U+202E"), ({"name": "two\nlines"}, "U+000A"), ({"minutes": "many"}, "minutes"),
+    ({"kind": "knockout"}, "kind 'knockout'"), ({"kind": "swiss"}, "rounds: give them"),
+    ({"rounds": 5}, "rounds: give"),
+    ({"kind": "swiss", "rounds": 1}, "rounds 1: use 2 to 15"), ({"kind": "swiss", "rounds": 10**9}, "rounds")])
 def test_absurd_tournaments_are_refused_naming_what_is_wrong(app, spec, words):
     r = player(app).post("/api/tournaments", **{"name": "Absurd", **spec})
     assert r.status_code == 422 and words in r.json()["error"]["message"], r.text
@@ -301,3 +306,75 @@ def test_a_deleted_account_leaves_the_standings_and_its_game_still_ends(app):
     assert [line["name"] for line in view["standings"]] == [name_of(ann)] and view["games"] == []
     with app.state.store.db.read() as conn:
         assert conn.execute(select(entrants.c.score).where(entrants.c.tournament_id == t["id"])).scalars().all() == [0]
+
+
+def black_resigns(app, people: dict[str, Browser], gid: str) -> None:
+    resign(people[app.state.store.get(gid).row["black_name"]], gid)
+
+
+def test_a_swiss_tournament_plays_its_rounds_without_a_repeat_and_ends_after_the_last(app):
+    four = [player(app) for _ in range(4)]
+    people = {name_of(p): p for p in four}
+    t = arena(four[0], kind="swiss", rounds=3, starts_in=10)
+    assert t["kind"] == "swiss" and t["rounds"] == 3 and t["round"] == 0
+    for p in four:
+        join(p, t)
+    change(app, tournaments, tournaments.c.id == t["id"], starts=now() - timedelta(seconds=1))
+    met: set[frozenset[str]] = set()
+    for round_ in (1, 2, 3):
+        view = look(four[0], t)
+        assert view["round"] == round_ and view["state"] == "running" and len(view["games"]) == 2
+        pairs = {frozenset((g["white"], g["black"])) for g in view["games"]}
+        assert not pairs & met  # nobody meets anyone twice
+        met |= pairs
+        first, second = view["games"]
+        black_resigns(app, people, first["id"])
+        assert look(four[0], t)["round"] == round_  # the round waits for its last game
+        black_resigns(app, people, second["id"])
+    view = look(four[0], t)
+    assert len(met) == 6 and view["state"] == "over" and view["games"] == []  # a round robin, over at once
+    scores = sorted(line["score"] for line in view["standings"])
+    assert sum(scores) == 6 and all(len(line["sheet"]) == 3 for line in view["standings"])
+    assert [line["rank"] for line in view["standings"]] == [1, 2, 3, 4]
+    ranked = [(line["score"], line["buchholz"]) for line in view["standings"]]
+    assert ranked == sorted(ranked, reverse=True)
+    r = player(app).post(f"/api/tournaments/{t['id']}/join")
+    assert r.status_code == 409
+
+
+def test_a_swiss_bye_goes_to_the_lowest_ranked_who_can_have_one_and_scores_a_point(app):
+    ann, bob, cid = player(app), player(app), player(app)
+    people = {name_of(p): p for p in (ann, bob, cid)}
+    t = arena(ann, kind="swiss", rounds=2)
+    join(ann, t)
+    view = join(bob, t)  # two players: the first round starts
+    assert view["round"] == 1 and len(view["games"]) == 1
+    r = join(cid, t)  # too late for the first round: waits for the second
+    assert lines(r)[name_of(cid)]["game"] is None
+    loser = app.state.store.get(view["games"][0]["id"]).row["black_name"]
+    black_resigns(app, people, view["games"][0]["id"])
+    view = look(ann, t)
+    assert view["round"] == 2 and len(view["games"]) == 1
+    # cid ranks lowest (0 points, the last entry), but a bye to cid would make the first round's two
+    # meet again: the bye goes to the next lowest, the first round's loser
+    bye = [line for line in view["standings"] if "bye" in line["sheet"]]
+    assert [line["name"] for line in bye] == [loser] and bye[0]["sheet"] == [0, "bye"] and bye[0]["score"] == 1
+    winner = (set(people) - {loser, name_of(cid)}).pop()
+    assert {view["games"][0]["white"], view["games"][0]["black"]} == {name_of(cid), winner}
+    r = player(app).post(f"/api/tournaments/{t['id']}/join")
+    assert r.status_code == 409 and "last round" in r.json()["error"]["message"]
+
+
+def test_a_game_whose_clock_ran_out_ends_when_the_tournament_is_read(app):
+    ann, bob, t, gid = two_playing(app)
+    people = {name_of(ann): ann, name_of(bob): bob}
+    row = app.state.store.get(gid).row
+    for name, text in ((row["white_name"], "e4"), (row["black_name"], "e5")):
+        r = people[name].post(f"/api/games/{gid}/moves", seat(people[name], gid), move=text,
+                              ply=app.state.store.get(gid).ply)
+        assert r.status_code == 200, r.text
+    change(app, games, games.c.id == gid, clock_at=now() - timedelta(minutes=4))  # 3+2: White's 3 minutes are gone
+    view = look(ann, t)
+    game = app.state.store.get(gid)
+    assert game.status == "over" and game.row["termination"] == "time" and game.row["result"] == "0-1"
+    assert lines(view)[row["black_name"]]["score"] == 2 and view["you"]["game"] not in (None, gid)

@@ -1,4 +1,4 @@
-"""Tournaments (arenas): the tournaments, their players with their scores, and their games.
+"""Tournaments (arenas and Swiss): the tournaments, their players with their scores, and their games.
 
 Revision ID: 0008
 Revises: 0006
@@ -24,6 +24,8 @@ def upgrade() -> None:
         sa.Column("variant", sa.String(200), nullable=False),
         sa.Column("tc", sa.String(16), nullable=False),
         sa.Column("max_players", sa.Integer, nullable=False),
+        sa.Column("rounds", sa.Integer),
+        sa.Column("round", sa.Integer, nullable=False),
         sa.Column("starts", WHEN, nullable=False),
         sa.Column("ends", WHEN, nullable=False, index=True),
         sa.Column("creator_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="SET NULL"), index=True),
