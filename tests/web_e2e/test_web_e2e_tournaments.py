@@ -1,6 +1,7 @@
-"""An arena of four in Chromium: one player makes it (its name with markup shown as text), four join,
-each page opens its player's game by itself, Black resigns, the players go back and are paired again
-(no rematch), and at its end the standings are final."""
+"""Tournaments in Chromium: an arena of four (one player makes it, its name with markup shown as text;
+four join, each page opens its player's game by itself, Black resigns, the players go back and are
+paired again, no rematch; at its end the standings are final), and a Swiss tournament of three (a bye,
+the next round opened by itself)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,14 @@ pytestmark = pytest.mark.slow  # browsers: left out of the fast loop (-m "not sl
 
 NAMES = ("Ann-t", "Bob-t", "Cid-t", "Dee-t")
 TITLE = "<b>Four</b> & <img src=x>"
+
+
+def moved(live_server, where, **times) -> None:
+    """Set a tournament's times in the server's database (as if the clock had moved on)."""
+    engine = create_engine(f"sqlite:///{live_server.tmp / 'games.db'}")
+    with engine.begin() as conn:
+        conn.execute(update(tournaments).where(where).values(**times))
+    engine.dispose()
 
 
 def signed_up(pages, name: str):
@@ -78,10 +87,7 @@ def test_an_arena_of_four_runs_to_its_standings(pages, live_server):
     assert len(set(second.values())) == 2 and not set(second.values()) & set(first.values())
     pairs = {frozenset(n for n in NAMES if second[n] == gid) for gid in set(second.values())}
     assert frozenset(winners) in pairs  # the winners meet, and so do the losers: nobody meets the same one
-    engine = create_engine(f"sqlite:///{live_server.tmp / 'games.db'}")
-    with engine.begin() as conn:
-        conn.execute(update(tournaments).values(starts=now() - timedelta(minutes=30), ends=now()))
-    engine.dispose()
+    moved(live_server, tournaments.c.kind == "arena", starts=now() - timedelta(minutes=30), ends=now())
     ann.goto(link)
     ann.wait_for_selector("#tournament-clock:has-text('final')")
     assert points(ann) == {n: 2 if n in winners else 0 for n in NAMES}
@@ -89,3 +95,38 @@ def test_an_arena_of_four_runs_to_its_standings(pages, live_server):
     assert not serious_findings(ann)
     SHOTS.mkdir(parents=True, exist_ok=True)
     ann.screenshot(path=str(SHOTS / "arena-standings.png"), full_page=True)
+
+
+def test_a_swiss_tournament_of_three_gives_a_bye_and_pairs_its_next_round(pages, live_server):
+    people = {name: signed_up(pages, name) for name in ("Ann-s", "Bob-s", "Cid-s")}
+    ann = people["Ann-s"]
+    ann.reload()
+    ann.wait_for_selector("#tournaments-new:not([hidden])")
+    ann.fill("#tournament-name", "Three rounds")
+    ann.select_option("#tournament-kind", "swiss")
+    ann.fill("#tournament-rounds", "2")
+    ann.fill("#tournament-starts", "1")  # everyone joins before the first round
+    ann.click("#tournaments-new button[type=submit]")
+    ann.wait_for_url("**/tournaments/*")
+    link = ann.url
+    for page in people.values():
+        page.goto(link)
+        page.click("#tournament-join")
+    ann.wait_for_selector("#tournament-facts:has-text('Swiss, round 0 of 2')")
+    moved(live_server, tournaments.c.name == "Three rounds", starts=now())
+    # the last to join ranks lowest: Cid waits with the bye while Ann and Bob play
+    playing = {name: in_game(page) for name, page in people.items() if name != "Cid-s"}
+    cid = people["Cid-s"]
+    cid.wait_for_selector("#tournament-you:has-text('Waiting for the next round')")
+    cid.wait_for_selector("#tournament-standings td:has-text('bye')")
+    assert not cid.locator("#tournament-tiebreak").is_hidden()
+    resign_as_black({name: people[name] for name in playing})
+    cid_game = in_game(cid)  # round two opens by itself on Cid's page
+    assert cid_game not in playing.values()
+    assert not serious_findings(cid)
+    watcher = pages.open(link, wait_ready=False)  # anyone may watch
+    watcher.wait_for_selector("#tournament-facts:has-text('Swiss, round 2 of 2')")
+    watcher.wait_for_selector("#tournament-games li a")
+    assert watcher.locator("#tournament-join").is_hidden()  # no account: nothing to join with
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    watcher.screenshot(path=str(SHOTS / "swiss-standings.png"), full_page=True)

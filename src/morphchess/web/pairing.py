@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 __all__ = ["Waiting", "points", "arena_pairs", "swiss_round", "FIRE", "SWISS_TRIES"]
 
 FIRE = 2  # arena: wins in a row after which wins and draws score double
-SWISS_TRIES = 20_000  # candidates a Swiss round's search may try (200 players pair in a few hundred)
+SWISS_TRIES = 20_000  # candidates a Swiss round's search may try (docs/web.md: what rounds need)
 
 
 def points(outcome: str, streak: int) -> tuple[int, int]:

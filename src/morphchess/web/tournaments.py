@@ -44,7 +44,7 @@ __all__ = ["tournaments", "entrants", "pairings", "Tournaments", "NewTournament"
 
 KINDS = ("arena", "swiss")
 FIRST_MOVE_S = 30  # a tournament game whose side to move has not made its first move by then is aborted
-MINUTES = (5, 720)  # an arena's length
+MINUTES = (5, 720)  # an arena's length, a Swiss tournament's longest
 STARTS_IN = (0, 1440)  # minutes from its creation to its start
 PLAYERS = (2, 200)  # bounds of a tournament's largest number of players
 ROUNDS = (2, 15)  # a Swiss tournament's rounds
@@ -154,7 +154,7 @@ def check_clock(text: str) -> clocks.TimeControl:
     except clocks.TimeControlError as e:
         raise BadInput(str(e)) from None
     if tc is None or tc.base_ms is None:
-        raise BadInput(f"time control {text[:20]!r}: an arena needs a clock, written minutes+seconds (\"3+2\")")
+        raise BadInput(f"time control {text[:20]!r}: a tournament needs a clock, written minutes+seconds (\"3+2\")")
     if tc.base_ms > TC_MINUTES * 60_000 or tc.increment_ms > TC_INCREMENT * 1000:
         raise BadInput(f"time control {tc.text!r}: at most {TC_MINUTES} minutes and {TC_INCREMENT} seconds a move")
     return tc
@@ -405,7 +405,8 @@ class Tournaments:
         self.store.change(gid, act)
 
     def listing(self) -> dict:
-        """The arenas coming and running (soonest first) and the newest finished ones, :data:`LISTED` each."""
+        """The tournaments coming and running (soonest first) and the newest finished ones, :data:`LISTED`
+        each."""
         at = now()
         count = (select(entrants.c.tournament_id, func.count().label("players")).group_by(entrants.c.tournament_id)
                  .subquery())

@@ -25,12 +25,20 @@ function clock(t) {
   return t.state === "running" ? `Ends in ${text}` : "Over: the standings are final";
 }
 
-function line(p) {
-  const sheet = el("span", { class: "sheet" }, p.sheet.join(" "));
+// A Swiss score in points with halves: 2.5 -> "2½".
+function points(x) {
+  if (typeof x !== "number") return x; // "bye"
+  const whole = Math.floor(x);
+  return x === whole ? String(x) : `${whole || ""}½`;
+}
+
+function line(p, swiss) {
+  const sheet = el("span", { class: "sheet" }, p.sheet.map(points).join(" "));
   const name = el("a", { href: p.profile }, p.name);
   return el("tr", { class: p.active ? null : "withdrawn" }, el("td", {}, String(p.rank)),
     el("td", {}, name, p.fire ? " 🔥" : "", p.active ? "" : " (withdrawn)", p.game ? " · playing" : ""),
-    el("td", {}, sheet), el("td", {}, String(p.games)), el("td", {}, el("strong", {}, String(p.score))));
+    el("td", {}, sheet), el("td", {}, String(p.games)), el("td", {}, el("strong", {}, points(p.score))),
+    swiss ? el("td", {}, points(p.buchholz)) : null);
 }
 
 function game(g) {
@@ -40,7 +48,10 @@ function game(g) {
 // The player's game: a new one opens at once; one this browser holds already is offered as a link.
 function yours(you) {
   if (!you || !you.game) {
-    $("tournament-you").replaceChildren(you && you.active ? "Waiting for an opponent…" : "");
+    const last = shown.kind === "swiss" && shown.round >= shown.rounds;
+    const waiting = last ? "No game for you in the last round."
+      : shown.kind === "swiss" ? "Waiting for the next round…" : "Waiting for an opponent…";
+    $("tournament-you").replaceChildren(you && you.active ? waiting : "");
     return;
   }
   if (tokenOf(you.game)) {
@@ -62,11 +73,15 @@ function draw(t, account) {
   $("tournament-facts").textContent = describe(t) + (t.by ? ` · by ${t.by}` : "");
   $("tournament-clock").textContent = clock(t);
   $("tournament-first-move").textContent = String(t.first_move_seconds);
+  const swiss = t.kind === "swiss";
+  $("rules-arena").hidden = swiss;
+  $("rules-swiss").hidden = !swiss;
+  $("tournament-tiebreak").hidden = !swiss;
   const you = t.you;
   $("tournament-join").hidden = !account || t.state === "over" || Boolean(you && you.active);
   $("tournament-withdraw").hidden = !account || t.state === "over" || !(you && you.active);
-  $("tournament-standings").tBodies[0].replaceChildren(...(t.standings.length ? t.standings.map(line)
-    : [el("tr", {}, el("td", { colspan: "5" }, "Nobody has joined yet."))]));
+  $("tournament-standings").tBodies[0].replaceChildren(...(t.standings.length ? t.standings.map((p) => line(p, swiss))
+    : [el("tr", {}, el("td", { colspan: "6" }, "Nobody has joined yet."))]));
   $("tournament-games-heading").textContent = t.state === "over" ? "Games still being played (they do not count)"
     : "Games being played";
   $("tournament-games").replaceChildren(...(t.games.length ? t.games.map(game) : [el("li", {}, "None.")]));

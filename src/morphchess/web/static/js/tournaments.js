@@ -28,13 +28,21 @@ async function wireForm() {
   $("tournaments-login").hidden = Boolean(account);
 }
 
+const swiss = () => $("tournament-kind").value === "swiss";
+
+$("tournament-kind").addEventListener("change", () => {
+  $("tournament-rounds-label").hidden = !swiss();
+  $("tournament-minutes-text").textContent = swiss() ? "Minutes at most" : "Minutes";
+});
+
 $("tournaments-new").addEventListener("submit", async (e) => {
   e.preventDefault();
   const number = (id) => Number($(id).value);
   try {
     const made = await api.newTournament({ name: $("tournament-name").value, variant: $("tournament-variant").value,
       time_control: $("tournament-clock").value, minutes: number("tournament-minutes"),
-      starts_in: number("tournament-starts"), max_players: number("tournament-players") });
+      starts_in: number("tournament-starts"), max_players: number("tournament-players"),
+      kind: $("tournament-kind").value, rounds: swiss() ? number("tournament-rounds") : null });
     location.href = made.link;
   } catch (err) {
     $("tournaments-said").textContent = err.message;
