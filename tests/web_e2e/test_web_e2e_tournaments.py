@@ -106,6 +106,9 @@ def test_a_swiss_tournament_of_three_gives_a_bye_and_pairs_its_next_round(pages,
     ann.select_option("#tournament-kind", "swiss")
     ann.fill("#tournament-rounds", "2")
     ann.fill("#tournament-starts", "1")  # everyone joins before the first round
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ann.screenshot(path=str(SHOTS / "tournament-form.png"), full_page=True)
+    assert not serious_findings(ann)
     ann.click("#tournaments-new button[type=submit]")
     ann.wait_for_url("**/tournaments/*")
     link = ann.url
@@ -128,5 +131,4 @@ def test_a_swiss_tournament_of_three_gives_a_bye_and_pairs_its_next_round(pages,
     watcher.wait_for_selector("#tournament-facts:has-text('Swiss, round 2 of 2')")
     watcher.wait_for_selector("#tournament-games li a")
     assert watcher.locator("#tournament-join").is_hidden()  # no account: nothing to join with
-    SHOTS.mkdir(parents=True, exist_ok=True)
     watcher.screenshot(path=str(SHOTS / "swiss-standings.png"), full_page=True)
