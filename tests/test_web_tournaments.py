@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import delete, select, update  # noqa: E402
 
 from morphchess.web import create_app  # noqa: E402
-from morphchess.web.db import games, hits, now  # noqa: E402
+from morphchess.web.db import games, hits, moves, now  # noqa: E402
 from morphchess.web.limits import Limits  # noqa: E402
 from morphchess.web.tournaments import FIRST_MOVE_S, OPEN_PER_ACCOUNT, entrants, tournaments  # noqa: E402
 from test_web_accounts import Browser, error  # noqa: E402
@@ -148,14 +148,14 @@ def test_an_aborted_game_scores_nothing(app):
     assert view["you"]["game"] not in (None, gid)  # the only two: paired again
 
 
-def test_a_player_who_never_moves_loses_the_game_to_an_abort_and_is_withdrawn(app):
+def test_a_player_who_never_moves_has_the_game_aborted_and_is_withdrawn(app):
     ann, _bob, t, gid = two_playing(app)
     cid = player(app)
     game = app.state.store.get(gid)
     idle = game.row["white_name"]
-    change(app, games, games.c.id == gid, updated=now() - timedelta(seconds=FIRST_MOVE_S - 5))
+    change(app, games, games.c.id == gid, created=now() - timedelta(seconds=FIRST_MOVE_S - 5))
     assert app.state.store.get(look(ann, t)["you"]["game"]).status == "playing"  # not yet
-    change(app, games, games.c.id == gid, updated=now() - timedelta(seconds=FIRST_MOVE_S + 1))
+    change(app, games, games.c.id == gid, created=now() - timedelta(seconds=FIRST_MOVE_S + 1))
     join(cid, t)
     view = look(ann, t)
     game = app.state.store.get(gid)
@@ -378,3 +378,31 @@ def test_a_game_whose_clock_ran_out_ends_when_the_tournament_is_read(app):
     game = app.state.store.get(gid)
     assert game.status == "over" and game.row["termination"] == "time" and game.row["result"] == "0-1"
     assert lines(view)[row["black_name"]]["score"] == 2 and view["you"]["game"] not in (None, gid)
+
+
+def test_racing_joins_fill_an_arena_to_its_size_and_no_further(app):
+    from concurrent.futures import ThreadPoolExecutor
+
+    crowd = [player(app) for _ in range(6)]
+    t = arena(crowd[0], max_players=2)
+    twice = crowd[0]
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda p: p.post(f"/api/tournaments/{t['id']}/join"), [twice, *crowd]))
+    assert sorted(r.status_code for r in answers) == [200, 200] + [409] * 5
+    view = look(crowd[0], t)
+    assert view["players"] == 2 and len(view["games"]) == 1
+    game = view["games"][0]
+    assert game["white"] != game["black"]
+
+
+def test_black_who_never_answers_white_is_withdrawn_whatever_else_they_send(app):
+    ann, bob, t, gid = two_playing(app)
+    people = {name_of(ann): ann, name_of(bob): bob}
+    row = app.state.store.get(gid).row
+    white, black = people[row["white_name"]], people[row["black_name"]]
+    assert white.post(f"/api/games/{gid}/moves", seat(white, gid), move="e4", ply=0).status_code == 200
+    change(app, moves, moves.c.game_id == gid, at=now() - timedelta(seconds=FIRST_MOVE_S + 1))
+    assert black.post(f"/api/games/{gid}/draw", seat(black, gid), action="offer").status_code == 200  # not a move
+    view = look(ann, t)
+    assert app.state.store.get(gid).status == "aborted" and not lines(view)[row["black_name"]]["active"]
+    assert lines(view)[row["white_name"]]["active"]

@@ -31,7 +31,7 @@ from sqlalchemy.engine import Connection
 
 from . import clocks, seats
 from .accounts import account_seats, accounts
-from .db import aware, games, metadata, now
+from .db import aware, games, metadata, moves, now
 from .errors import BadInput, Conflict, NotFound
 from .game import Game, Status, Termination
 from .gameview import iso
@@ -376,13 +376,15 @@ class Tournaments:
             t = conn.execute(tournaments.select().where(tournaments.c.id == tid)).mappings().first()
             if t is None or not aware(t["starts"]) <= at < aware(t["ends"]):
                 return
-            going = conn.execute(select(games.c.id, games.c.ply, games.c.updated, games.c.clock_at, games.c.white_ms,
-                                        games.c.black_ms).join(pairings, pairings.c.game_id == games.c.id)
+            going = conn.execute(select(games.c.id, games.c.ply, games.c.created, moves.c.at, games.c.clock_at,
+                                        games.c.white_ms, games.c.black_ms)
+                                 .join(pairings, pairings.c.game_id == games.c.id)
+                                 .outerjoin(moves, (moves.c.game_id == games.c.id) & (moves.c.ply == 1))
                                  .where(pairings.c.tournament_id == tid, pairings.c.ended.is_(False),
                                         games.c.status == str(Status.PLAYING))).all()
             due = not self._plan(conn, dict(t), at).empty
         for g in going:
-            if g.ply < clocks.CLOCK_FROM_PLY and at - aware(g.updated) >= timedelta(seconds=FIRST_MOVE_S):
+            if g.ply < clocks.CLOCK_FROM_PLY and _idle(g.created, g.at, at):
                 self._abort_idle(g.id, tid)
             elif g.ply >= clocks.CLOCK_FROM_PLY and aware(g.clock_at) + timedelta(milliseconds=min(g.white_ms,
                                                                                                    g.black_ms)) <= at:
@@ -395,7 +397,7 @@ class Tournaments:
     def _abort_idle(self, gid: str, tid: str) -> None:
         def act(conn: Connection, game: Game, at: datetime) -> None:
             if game.status != Status.PLAYING or game.ply >= clocks.CLOCK_FROM_PLY \
-                    or at - aware(game.row["updated"]) < timedelta(seconds=FIRST_MOVE_S):
+                    or not _idle(game.row["created"], game.moves[0]["at"] if game.moves else None, at):
                 return
             conn.execute(tournaments.select().where(tournaments.c.id == tid).with_for_update())
             idle = conn.execute(select(pairings.c[f"{game.turn}_id"]).where(pairings.c.game_id == gid)).scalar()
@@ -475,6 +477,13 @@ def _standings(rows: list, met: dict[int, list[int]] | None, playing: dict[int, 
         if swiss:
             out[pid]["buchholz"] = buchholz[pid]
     return out
+
+
+def _idle(created: datetime, first_move: datetime | None, at: datetime) -> bool:
+    """Has the side to move of a game before its second move let :data:`FIRST_MOVE_S` pass since the game
+    began (or since White's first move)?  Counted from the moves, so that nothing else (an offer, a
+    name) keeps a game nobody plays alive."""
+    return at - aware(first_move or created) >= timedelta(seconds=FIRST_MOVE_S)
 
 
 @dataclass
