@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from morphchess.web.pairing import FIRE, Waiting, arena_pairs, points, swiss_round
+from morphchess.web.pairing import FIRE, SHORT_DRAW, Waiting, arena_pairs, points, swiss_round
 
 
 def sheet(outcomes: str) -> list[int]:
@@ -26,6 +26,14 @@ def test_two_wins_in_a_row_set_a_player_on_fire_until_a_game_is_not_won():
     assert sheet("dddd") == [1, 1, 1, 1]  # draws never make a streak
     assert sheet("wlwlw") == [2, 0, 2, 0, 2]
     assert sheet("wwlwww") == [2, 2, 0, 2, 2, 4]
+
+
+def test_a_quick_draw_scores_nothing_in_an_arena_and_a_half_point_in_a_swiss_tournament():
+    assert SHORT_DRAW == 20  # ten moves each
+    assert points("draw", 0, 19) == (0, 0) and points("draw", 3, 19) == (0, 0)
+    assert points("draw", 0, 20) == (1, 0) and points("draw", 3, 20) == (2, 0)
+    assert points("win", 0, 3) == (2, 1)  # a quick win counts
+    assert points("draw", 0) == (1, 0)  # no plies: Swiss half-points
 
 
 def test_four_free_players_meet_the_nearest_in_rank():

@@ -406,3 +406,12 @@ def test_black_who_never_answers_white_is_withdrawn_whatever_else_they_send(app)
     view = look(ann, t)
     assert app.state.store.get(gid).status == "aborted" and not lines(view)[row["black_name"]]["active"]
     assert lines(view)[row["white_name"]]["active"]
+
+
+def test_a_draw_agreed_at_once_scores_nothing_but_counts_as_a_game(app):
+    ann, bob, t, gid = two_playing(app)
+    assert ann.post(f"/api/games/{gid}/draw", seat(ann, gid), action="offer").status_code == 200
+    assert bob.post(f"/api/games/{gid}/draw", seat(bob, gid), action="accept").status_code == 200
+    view = look(ann, t)
+    assert app.state.store.get(gid).row["result"] == "1/2-1/2"
+    assert [(line["score"], line["draws"], line["sheet"]) for line in view["standings"]] == [(0, 1, [0])] * 2

@@ -18,21 +18,23 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Waiting", "points", "arena_pairs", "swiss_round", "FIRE", "SWISS_TRIES"]
+__all__ = ["Waiting", "points", "arena_pairs", "swiss_round", "FIRE", "SHORT_DRAW", "SWISS_TRIES"]
 
 FIRE = 2  # arena: wins in a row after which wins and draws score double
+SHORT_DRAW = 20  # arena: a draw in fewer plies (ten moves each) scores nothing
 SWISS_TRIES = 20_000  # candidates a Swiss round's search may try (docs/web.md: what rounds need)
 
 
-def points(outcome: str, streak: int) -> tuple[int, int]:
-    """The points one counted arena game scores (``outcome``: ``win``, ``draw`` or ``loss``) for a player
-    who had won ``streak`` games in a row before it, and their streak after it.  With ``streak`` 0 these
-    are also a Swiss game's half-points (2, 1, 0)."""
+def points(outcome: str, streak: int, plies: int | None = None) -> tuple[int, int]:
+    """The points one counted arena game of ``plies`` scores (``outcome``: ``win``, ``draw`` or ``loss``)
+    for a player who had won ``streak`` games in a row before it, and their streak after it; a draw in
+    fewer than :data:`SHORT_DRAW` plies scores nothing (two players cannot farm quick draws).  With
+    ``streak`` 0 and no ``plies`` these are a Swiss game's half-points (2, 1, 0)."""
     double = 2 if streak >= FIRE else 1
     if outcome == "win":
         return 2 * double, streak + 1
     if outcome == "draw":
-        return double, 0
+        return (0 if plies is not None and plies < SHORT_DRAW else double), 0
     return 0, 0
 
 

@@ -335,12 +335,13 @@ class Tournaments:
             pid = pairing[f"{side}_id"]
             if pid is not None:
                 outcome = _outcome(game.row["result"], side) if counted else None
-                scored[side] = self._score(conn, t, pid, outcome, at)
+                scored[side] = self._score(conn, t, pid, outcome, game.ply, at)
         conn.execute(pairings.update().where(pairings.c.game_id == game.id)
                      .values(ended=True, white_points=scored["white"], black_points=scored["black"]))
         self._advance(conn, t, at)
 
-    def _score(self, conn: Connection, t: dict, pid: int, outcome: str | None, at: datetime) -> int | None:
+    def _score(self, conn: Connection, t: dict, pid: int, outcome: str | None, plies: int,
+               at: datetime) -> int | None:
         """Free a player whose game ended and, for a counted game's ``outcome``, add its points (an arena's
         with the streak, a Swiss tournament's half-points); the points (None: not counted, or the player
         left the tournament)."""
@@ -351,7 +352,8 @@ class Tournaments:
         if outcome is None:
             conn.execute(entrants.update().where(mine).values(free_since=at))
             return None
-        got, streak = points(outcome, row["streak"] if t["kind"] == "arena" else 0)
+        arena = t["kind"] == "arena"
+        got, streak = points(outcome, row["streak"] if arena else 0, plies if arena else None)
         conn.execute(entrants.update().where(mine).values(
             score=row["score"] + got, games=row["games"] + 1, wins=row["wins"] + (outcome == "win"),
             draws=row["draws"] + (outcome == "draw"), streak=streak, sheet=(row["sheet"] + str(got))[-SHEET:],
