@@ -166,3 +166,25 @@ def test_big_fresh_rounds_pair_everyone_but_one_bye(n, seed):
     pairs, bye = swiss_round(ranked)
     ids = [p for pair in pairs for p in pair] + ([bye] if bye is not None else [])
     assert sorted(ids) == list(range(n)) and (bye is None) == (n % 2 == 0)
+
+
+def test_two_hundred_players_pair_fifteen_rounds_each_within_a_thousand_candidates():
+    import random
+    rng = random.Random(1)
+    n = 200
+    met: dict[int, set[int]] = {i: set() for i in range(n)}
+    score = dict.fromkeys(met, 0)
+    byes: set[int] = set()
+    for _ in range(15):
+        ranked = sorted(met, key=lambda i: (-score[i], i))
+        found = swiss_round([Waiting(i, score[i], met=frozenset(met[i]), had_bye=i in byes) for i in ranked],
+                            tries=1000)
+        assert found is not None and len(found[0]) == n // 2
+        for white, black in found[0]:
+            assert black not in met[white]
+            met[white].add(black)
+            met[black].add(white)
+            luck = rng.random()
+            winner = white if luck < 0.45 else black if luck < 0.9 else None
+            for p in (white, black):
+                score[p] += 1 if winner is None else 2 * (p == winner)
