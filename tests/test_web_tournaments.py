@@ -415,3 +415,16 @@ def test_a_draw_agreed_at_once_scores_nothing_but_counts_as_a_game(app):
     view = look(ann, t)
     assert app.state.store.get(gid).row["result"] == "1/2-1/2"
     assert [(line["score"], line["draws"], line["sheet"]) for line in view["standings"]] == [(0, 1, [0])] * 2
+
+
+def test_a_pasted_definition_is_played_in_an_arena_by_its_key(app):
+    ann, bob = player(app), player(app)
+    r = ann.post("/api/variants", definition="# Wazir war\nfiles=5 ranks=5\nwazir:W:W:wazir:a1,b1\nking:K:K:king:c1")
+    assert r.status_code == 200, r.text
+    key = r.json()["key"]
+    t = arena(ann, variant=key)
+    assert t["variant"] == key and t["title"] == "Wazir war"
+    join(ann, t)
+    join(bob, t)
+    game = app.state.store.get(look(ann, t)["you"]["game"])
+    assert game.row["variant"] == key and game.board.piece_at(game.variant.square("a1")) == "W"
