@@ -45,9 +45,11 @@ from .routes.pictures import router as pictures_router
 from .routes.ratings import router as ratings_router
 from .routes.rematch import router as rematch_router
 from .routes.talk import router as talk_router
+from .routes.tournaments import router as tournaments_router
 from .shutdown import exit_after
 from .store import Store
 from .talk import Talk, TalkHub
+from .tournaments import Tournaments
 from .views import variant_view
 
 __all__ = ["create_app", "app_from_env"]
@@ -100,7 +102,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
     app.state.hub, app.state.talk_hub = hub, talk_hub
     app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
-    app.state.accounts, app.state.rater = Accounts(db), Rater(db)
+    app.state.accounts, app.state.rater, app.state.tournaments = Accounts(db), Rater(db), Tournaments(store)
     store.endings.append(app.state.rater.ended)  # rated games are rated as they end
     errors.install(app)
     app.add_middleware(CsrfGuard)
@@ -122,6 +124,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.include_router(pictures_router)
     app.include_router(accounts_router)
     app.include_router(ratings_router)
+    app.include_router(tournaments_router)
     _add_variants(app, catalog)
     _add_pages(app, str(static.joinpath("index.html")))
     return app

@@ -69,6 +69,8 @@ class Limits:
     checks_per_minute: int = _option(60, "definitions the live editor may check for one client a minute")
     logins_per_minute: int = _option(10, "log-ins (and password changes) a minute, from one client and for one name")
     signups_per_minute: int = _option(3, "accounts made a minute, from one client and with one name")
+    tournaments_per_hour: int = _option(6, "tournaments one client may make an hour")
+    joins_per_minute: int = _option(20, "tournament joins and withdrawals one client may send a minute")
     engine_games: int = _option(2, "engine searches running at once in a server process (the rest wait)")
     engine_seconds: float = _option(10.0, "longest engine search, whatever the level and board", 0.1)
     definitions_cached: int = _option(16, "compiled pasted definitions kept in memory (least recently used)")
@@ -92,7 +94,8 @@ class Limits:
         return cls(games_per_minute=per_minute, pastes_per_minute=per_minute, imports_per_minute=per_minute,
                    labs_per_hour=per_minute * 60, talk_per_minute=per_minute,
                    checks_per_minute=per_minute, offers_per_minute=per_minute, seeks_per_minute=per_minute,
-                   logins_per_minute=per_minute, signups_per_minute=per_minute)
+                   logins_per_minute=per_minute, signups_per_minute=per_minute,
+                   tournaments_per_hour=per_minute * 60, joins_per_minute=per_minute)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
@@ -112,8 +115,8 @@ class Limits:
 
     def rate(self, action: str) -> tuple[int, timedelta]:
         """How many ``action`` writes a client may make, and in what window."""
-        if action == "lab":
-            return self.labs_per_hour, timedelta(hours=1)
+        if action in ("lab", "tournament"):
+            return getattr(self, f"{action}s_per_hour"), timedelta(hours=1)
         return getattr(self, "talk_per_minute" if action == "talk" else f"{action}s_per_minute"), \
             timedelta(minutes=1)
 
@@ -182,8 +185,9 @@ def author_key(request: Request, gid: str) -> str:
 
 
 def check(request: Request, action: str, gid: str | None = None) -> None:
-    """Count one ``action`` (game, paste, import, lab, talk, offer, seek, check) of the request's client,
-    and with ``gid`` of its author in that game, or refuse it (429) if either is one too many."""
+    """Count one ``action`` (game, paste, import, lab, talk, offer, seek, check, tournament, join) of the
+    request's client, and with ``gid`` of its author in that game, or refuse it (429) if either is one too
+    many."""
     keys = [client_key(request)] + ([author_key(request, gid)] if gid is not None else [])
     request.app.state.limiter.check(keys, action)
 

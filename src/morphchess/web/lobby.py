@@ -65,6 +65,7 @@ def lobby_page(lists: dict[str, list[dict]]) -> str:
 <link rel="stylesheet" href="/static/style.css"></head>
 <body class="lobby"><header><h1>morphchess lobby</h1>
 <nav aria-label="site"><a href="/">New game</a> <a href="/leaderboard">Leaderboards</a>
+<a href="/tournaments">Tournaments</a>
 <a href="/docs" target="_blank">API</a></nav></header>
 <main><p><label>Your name <input id="name" maxlength="40"></label></p>
 <p id="lobby-error" role="alert"></p>{tables}</main><script src="/static/js/lobby.js"></script></body></html>"""

@@ -128,5 +128,9 @@ export const api = {
   deleteAccount: (password) => call("POST", "/api/account/delete", { password }),
   seatHere: (id) => call("POST", `/api/account/games/${encodeURIComponent(id)}/seat`),
   profile: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
+  tournaments: () => call("GET", "/api/tournaments"),
+  tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
+  newTournament: (spec) => call("POST", "/api/tournaments", spec),
+  tournamentEntry: (id, action) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`),
   talkEventsUrl: (id, player, since) => `${game(id)}/talk/events?since=${since}${player ? "&player=true" : ""}`,
 };
