@@ -428,3 +428,13 @@ def test_a_pasted_definition_is_played_in_an_arena_by_its_key(app):
     join(bob, t)
     game = app.state.store.get(look(ann, t)["you"]["game"])
     assert game.row["variant"] == key and game.board.piece_at(game.variant.square("a1")) == "W"
+
+
+def test_tournament_games_are_rated_and_rate_both_players(app):
+    ann, bob, t, gid = two_playing(app)
+    game = ann.http.get(f"/api/games/{gid}").json()
+    assert game["rated"] is True and [game["ratings"][side]["rating"] for side in ("white", "black")] == [1500, 1500]
+    resign(bob, gid)
+    rating = {name: next(r for r in ann.http.get(f"/api/players/{name}").json()["ratings"]
+                         if r["variant"] == t["variant"])["rating"] for name in (name_of(ann), name_of(bob))}
+    assert rating[name_of(ann)] > 1500 > rating[name_of(bob)]

@@ -114,8 +114,8 @@ class Rater:
         the game then (a casual one as it was)."""
         def act(conn: Connection, game: Game, at: datetime) -> None:
             if not game.status.finished:
-                seated = _ratings_of(conn, game.row["variant"], _holders(conn, game.id), at)
-                store.update(conn, game, at, ratings=json.dumps({s: _shown(r, None) for s, r in seated.items()}))
+                shown = seat_ratings(conn, game.row["variant"], _holders(conn, game.id), at)
+                store.update(conn, game, at, ratings=shown)
         return store.change(game.id, act) if game.row["rated"] else game
 
     def ended(self, conn: Connection, game: Game) -> None:
@@ -186,6 +186,12 @@ class Rater:
             rows = conn.execute(select(ratings.c.variant, players).group_by(ratings.c.variant)
                                 .order_by(players.desc(), ratings.c.variant).limit(limit)).all()
         return [{"variant": v, "players": n} for v, n in rows]
+
+
+def seat_ratings(conn: Connection, variant: str, holders: dict[str, int], at: datetime) -> str:
+    """The ``ratings`` column of a rated game whose seats ``holders`` (side: account id) hold: each
+    side's rating of ``variant`` before the game, as the page shows it."""
+    return json.dumps({side: _shown(r, None) for side, r in _ratings_of(conn, variant, holders, at).items()})
 
 
 def _ratings_of(conn: Connection, variant: str, holders: dict[str, int], at: datetime,

@@ -36,6 +36,7 @@ from .errors import BadInput, Conflict, NotFound
 from .game import Game, Status, Termination
 from .gameview import iso
 from .pairing import FIRE, Waiting, arena_pairs, points, swiss_round
+from .rated import seat_ratings
 from .store import Store
 
 __all__ = ["tournaments", "entrants", "pairings", "Tournaments", "NewTournament", "KINDS", "FIRST_MOVE_S",
@@ -312,6 +313,7 @@ class Tournaments:
         for side, pid in (("white", white), ("black", black)):
             row.update({side: "human", f"{side}_token": seats.digest(seats.new_token()), f"{side}_joined": True,
                         f"{side}_name": names.get(pid), f"{side}_ms": tc.start_ms})
+        row.update(rated=True, ratings=seat_ratings(conn, t["variant"], {"white": white, "black": black}, at))
         conn.execute(games.insert().values(**row))
         conn.execute(account_seats.insert(), [{"game_id": gid, "side": "white", "account_id": white, "at": at},
                                               {"game_id": gid, "side": "black", "account_id": black, "at": at}])
