@@ -117,6 +117,13 @@ def test_empirical_values_rank_the_stronger_piece_higher():
     assert found["logits"]["N"] == pytest.approx(2.2, abs=0.3)  # log(9 : 1), shrunk a little
 
 
+def test_empirical_values_of_games_that_ended_before_a_move_are_empty():
+    """Games over at ply 0 (a start that is already mate) sample no material: no values, no error."""
+    records = [{**_fake("1-0", {}), "material": [], "length": 0}] * 3
+    found = empirical_values(records, {"P": 100, "N": 300}, resamples=10)
+    assert found["values"] == {} and found["samples"] == 0
+
+
 def test_compare_finds_a_real_difference():
     a = [_fake("1-0", {}, length=30)] * 40 + [_fake("0-1", {}, length=30)] * 40
     b = [_fake("1-0", {}, length=60)] * 70 + [_fake("0-1", {}, length=61)] * 10

@@ -34,7 +34,7 @@ def _design(records: list[dict], letters: list[str]) -> tuple[np.ndarray, np.nda
             ys.append(y)
             ws.append(plies)
             games.append(g)
-    return np.array(rows).reshape(-1, len(letters)), np.array(ys), np.array(ws, float), np.array(games)
+    return np.array(rows, float).reshape(len(rows), len(letters)), np.array(ys), np.array(ws, float), np.array(games)
 
 
 def _fit(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
