@@ -6,6 +6,7 @@ cimport cython
 from morphchess.tables cimport Tables
 
 @cython.freelist(64)
+@cython.no_gc
 cdef class Undo:
     cdef public object move, taken, ep, royals, rights, hands
     cdef public Py_ssize_t piece, halfmove
@@ -22,6 +23,16 @@ cdef class Position:
     cdef Py_ssize_t _size
 
     cdef Undo _saved(self, m, Py_ssize_t piece, taken)
+    cpdef castle_key(self)
+    cpdef list castling_pieces(self, Py_ssize_t colour)
+    cpdef unsigned long long ep_key(self, tuple squares, Py_ssize_t capturer)
+    cpdef set _pinned(self, Py_ssize_t us)
+    cpdef tuple _legality(self, tuple royals)
+    cpdef _move_royals(self, Py_ssize_t frm, Py_ssize_t to, Py_ssize_t piece, Py_ssize_t new, Py_ssize_t cap,
+                       Py_ssize_t us)
+    cpdef _castlings(self, Py_ssize_t k, Py_ssize_t king, list out, safe)
+    cdef bint _occupied(self, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step)
+    cpdef bint _passage_safe(self, Py_ssize_t k, Py_ssize_t king, Py_ssize_t dest)
     cpdef bint attacked(self, Py_ssize_t sq, Py_ssize_t by)
     cpdef bint in_check(self)
     cpdef tuple guarded(self, Py_ssize_t colour)

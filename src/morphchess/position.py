@@ -185,6 +185,9 @@ class Position:
             self.checks = (max(checks[0] - 1, 0), checks[1]) if us == WHITE else (checks[0], max(checks[1] - 1, 0))
             self.hash ^= before ^ self._checks_key()
 
+    @cython.locals(b=list, F=cython.Py_ssize_t, colour=cython.Py_ssize_t, rank=cython.Py_ssize_t,
+                   side=cython.Py_ssize_t, ps=cython.Py_ssize_t, r=cython.Py_ssize_t, k=cython.Py_ssize_t,
+                   key=cython.ulonglong, right=cython.ulonglong)
     def castle_key(self) -> int:
         """Hash part of the castling rights: an unmoved castling king and an unmoved partner."""
         t = self.t
@@ -193,12 +196,12 @@ class Position:
         key = 0
         if t.fischer:
             return self._fischer_castle_key()
-        for (colour, rank, side), ps in t.partner_of.items():
+        for colour, rank, side, ps, right in t.castle_rights:
             if b[ps] & 3 == 2 | colour:
                 for r in self.castling_pieces(colour) if t.free_castlers else self.royals[colour]:
                     k = b[r]
                     if k & 2 and r // F == rank and t.castle[k] and (ps % F - r % F) * side > 0:
-                        key ^= t.zob_castle[(colour, rank, side)]
+                        key ^= right
                         break
         return key
 
@@ -250,6 +253,7 @@ class Position:
                 return sq
         return None
 
+    @cython.locals(key=cython.ulonglong)
     def ep_key(self, squares: tuple, capturer: int) -> int:
         """Hash part of en-passant squares: only squares a piece of ``capturer`` could take on count
         (so that the position after a double step repeats as in FIDE rules)."""
@@ -375,7 +379,7 @@ class Position:
                     break
         return n, total
 
-    @cython.locals(b=list, us=cython.Py_ssize_t, s=cython.Py_ssize_t, shield=cython.Py_ssize_t, p=cython.Py_ssize_t,
+    @cython.locals(b=list, s=cython.Py_ssize_t, shield=cython.Py_ssize_t, p=cython.Py_ssize_t,
                    rays=tuple, lame=tuple, ray=tuple, codes=frozenset)
     def _pinned(self, us: int) -> set:
         """Own pieces that may shield a royal piece (a superset of the pinned ones)."""
@@ -771,8 +775,7 @@ class Position:
             else:
                 partner = t.partner_of.get((us, k // F, side), -1)
                 dest = k + side * steps
-                if partner >= 0 and ((partner % F - k % F) * side <= steps
-                                     or any(b[s] for s in range(k + side, partner, side))):
+                if partner >= 0 and ((partner % F - k % F) * side <= steps or self._occupied(k + side, partner, side)):
                     continue
             if partner < 0:
                 continue
@@ -784,6 +787,15 @@ class Position:
             m = Move(k, dest, t.morph_to[king][dest], CASTLE, (partner, dest - side, p & ~2))
             if safe is None or safe(m):
                 out.append(m)
+
+    @cython.locals(b=list, s=cython.Py_ssize_t)
+    def _occupied(self, start: int, stop: int, step: int) -> bool:
+        """Does a piece stand on a square of ``range(start, stop, step)``?"""
+        b = self.board
+        for s in range(start, stop, step):
+            if b[s]:
+                return True
+        return False
 
     def _fischer_squares(self, k: int, side: int, file: int) -> tuple[int, int]:
         """Fischer castling of the king on ``k`` towards ``side``, landing on ``file`` (where it lands
@@ -1016,7 +1028,7 @@ class Position:
         theirs = self.royals[us ^ 1]
         if cap and royal[cap]:  # a king beside a successor, or a broken position: those left standing
             b = self.board
-            theirs = tuple(s for s in theirs if royal[b[s]] and b[s] & 1 != us)
+            theirs = tuple([s for s in theirs if royal[b[s]] and b[s] & 1 != us])
         self.royals = (tuple(mine), theirs) if us == WHITE else (theirs, tuple(mine))
 
     @cython.locals(u=Undo)

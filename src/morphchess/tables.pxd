@@ -9,4 +9,6 @@ cdef class Tables:
     cdef public bint special_make, check_counting, walk_rules, complex_attacks, path_attacks, check_all, succession
     cdef public bint no_checks, ends_early, counter_strike, to_hand, free_castlers, capture_rules
     cdef public set capture_only, from_hand
+    cdef public frozenset castle_squares
+    cdef public tuple castle_rights
     cdef public unsigned long long zob_side, zob_strike

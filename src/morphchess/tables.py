@@ -646,6 +646,8 @@ class Tables:
         # The moved-state is hashed only for types with initial moves; castling
         # enters the hash as rights (Position.castle_key), as in FIDE chess.
         self.zob_castle = {key: rnd.getrandbits(64) for key in self.partner_of}
+        # per castling right: (colour, rank, side, the partner's square, its hash part) (Position.castle_key)
+        self.castle_rights = tuple((*key, ps, self.zob_castle[key]) for key, ps in self.partner_of.items())
         # squares whose change may change the castling rights (Fischer style: the whole rank)
         self.castle_squares = frozenset(self.partner_of.values()) | {
             rank * self.files + f for (_c, rank, _s) in (self.partner_of if self.free_castlers else self.fischer)
