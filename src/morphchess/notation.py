@@ -365,10 +365,8 @@ def _en_passant(variant: Variant, codes: list[int], turn: int, ep: str) -> tuple
     if ep == "-":
         return None
     squares = tuple(_square(variant, name, f"en-passant field {quote(ep)}") for name in ep.split(","))
-    # the piece that made the step stands just beyond the farthest skipped square
-    F = variant.files
-    victim = max(squares) + F if turn == BLACK else min(squares) - F
-    if not 0 <= victim < variant.size or not codes[victim] or colour_of(codes[victim]) == turn:
+    victim = _stepper(variant, codes, turn, squares)
+    if victim is None:
         raise FenError(f"en-passant field {quote(ep)}: no piece of the side that just moved stands behind it")
     if not variant.tables.has_initial[codes[victim]]:
         raise FenError(f"en-passant field {quote(ep)}: the {variant.type(type_of(codes[victim])).name} on "
@@ -377,6 +375,26 @@ def _en_passant(variant: Variant, codes: list[int], turn: int, ep: str) -> tuple
         if codes[sq]:
             raise FenError(f"en-passant field {quote(ep)}: {variant.square_name(sq)} is not empty")
     return squares, victim
+
+
+def _stepper(variant: Variant, codes: list[int], turn: int, squares: tuple) -> int | None:
+    """The square of the piece that made the double step over ``squares`` (the side not to move): one
+    step beyond the farthest of them along the line they make, or, over one square, straight on or
+    diagonally beyond it (a Berolina pawn's step), straight on first.  None if no such piece stands there."""
+    F = variant.files
+    ahead = F if turn == BLACK else -F  # the mover's forward direction
+    far = max(squares) if turn == BLACK else min(squares)
+    if len(squares) > 1:
+        ordered = sorted(squares, reverse=turn != BLACK)
+        steps: tuple = (ordered[1] - ordered[0],)
+    else:
+        steps = (ahead, ahead - 1, ahead + 1)
+    for step in steps:
+        sq = far + step
+        if (0 <= sq < variant.size and abs(sq % F - far % F) <= 1 and codes[sq]
+                and colour_of(codes[sq]) != turn):
+            return sq
+    return None
 
 
 def _square(variant: Variant, name: str, where: str) -> int:
