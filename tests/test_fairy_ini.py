@@ -99,6 +99,9 @@ def test_pockets_and_drops_from_start_fen():
     ("[x:shogi]\n", "promotedPieceType"),
     ("[x:nosuchparent]\n", "nosuchparent"),
     ("[x:chess]\nstartFen = 8/8/8/8/8/8/8/4K2k b - - 0 1\n", "startFen"),
+    ("[x:chess]\nconnectN = 4\nconnectValue = none\n", "connectValue"),
+    ("[x:chess]\nimmobile = s\npieceDrops = true\n"                 # a stone in hand, dropped for good
+     "startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ss] w KQkq - 0 1\n", "immobile"),
 ])
 def test_unplayable_keys_are_refused_by_name(section, key):
     with pytest.raises(VariantError, match=key):

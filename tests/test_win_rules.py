@@ -37,11 +37,12 @@ def mine(pos: Position) -> int | None:
 
 
 def play_to_end(name: str, fen: str, seed: str, plies: int = 1000, variant: Variant | None = None) -> str:
-    """A random game from ``fen`` of the library's ``name`` (or from the start of ``variant``, ``fen``
-    being Fairy-Stockfish's) with move lists compared at every ply and the result at its end;
+    """A random game from ``fen`` of the library's ``name`` (or of ``variant``, loaded into
+    Fairy-Stockfish as ``name``) with move lists compared at every ply and the result at its end;
     returns how ours ended."""
     rng = random.Random(seed)
-    pos, moves = Position(variant) if variant else from_fen(game(name), fen), []
+    start = variant and fen == sf.start_fen(name)  # Fairy-Stockfish's start text may omit fields
+    pos, moves = Position(variant) if start else from_fen(variant or game(name), fen), []
     for _ply in range(plies):
         legal = {text(pos, m): m for m in pos.legal_moves()}
         assert set(legal) == set(sf.legal_moves(name, fen, moves)), f"{name} after {' '.join(moves)}"
@@ -140,14 +141,93 @@ def test_flag_keys_and_any_piece_flag():
 
 
 @pytest.mark.parametrize("name", ["squatter", "kono", "hexapawn", "breakthrough6", "river", "antiantichess",
-                                  "rookmate", "nim", "lewthwaite"])
+                                  "rookmate", "nim", "lewthwaite", "allqueenschess", "asimplegame",
+                                  "roll-ing-to-four", "symphony", "three-musketeers"])
 def test_fairy_stockfish_sections_to_their_end(name):
     """Sections of Fairy-Stockfish's own variants.ini that use these rules (flagPieceSafe,
     flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen, kingless
-    games ended by stalemate)."""
+    games ended by stalemate, connections: n in a row, n on a line that loses)."""
     from test_fairy_ini import FSF_FILE, quiet_load
     text = FSF_FILE.read_text()
     sf.load_variant_config(text)
     v = quiet_load(text, name)
     ends = [play_to_end(name, sf.start_fen(name), f"{name}{i}", variant=v) for i in range(4)]
     assert "unfinished" not in ends
+
+
+# Connection rules morphchess reads that no loadable section of Fairy-Stockfish's file uses alone:
+# chains between regions (Gale's rule), n x n blocks (Teeko's), a connection that draws, and
+# connectPieceTypes with n in a row.
+CONNECTIONS = """
+[chain]
+maxRank = 5
+maxFile = 5
+customPiece1 = p:mK
+startFen = p1p1p/1p1p1/5/1P1P1/P1P1P w - - 0 1
+connectRegion1White = a*
+connectRegion2White = e*
+connectRegion1Black = *1
+connectRegion2Black = *5
+connectDiagonal = false
+
+[diagonalchain:chain]
+customPiece1 = p:mW
+startFen = pp1pp/2P2/5/2p2/PP1PP w - - 0 1
+connectDiagonal = true
+
+[block]
+maxRank = 5
+maxFile = 5
+customPiece1 = p:mK
+startFen = p1p1p/1p1p1/5/1P1P1/P1P1P w - - 0 1
+connectNxN = 2
+nMoveRule = 0
+
+[drawnline]
+maxRank = 5
+maxFile = 5
+customPiece1 = n:mN
+startFen = n1n1n/5/5/5/N1N1N w - - 0 1
+collinearN = 3
+connectValue = draw
+connectVertical = false
+
+[knightrow]
+maxRank = 5
+maxFile = 5
+customPiece1 = n:mN
+king = k:mK
+startFen = nnnnk/5/5/5/KNNNN w - - 0 1
+connectN = 3
+connectPieceTypes = n
+"""
+
+
+@pytest.fixture(scope="module")
+def connections():
+    from test_fairy_ini import quiet_load
+    sf.load_variant_config(CONNECTIONS)
+    return lambda name: quiet_load(CONNECTIONS, name)
+
+
+@pytest.mark.parametrize("name", ["chain", "diagonalchain", "block", "drawnline", "knightrow"])
+def test_connection_games_to_their_end(name, connections):
+    ends = [play_to_end(name, sf.start_fen(name), f"{name}{i}", variant=connections(name)) for i in range(6)]
+    assert "unfinished" not in ends
+
+
+@pytest.mark.parametrize("name,fen,result", [
+    ("chain", "pp3/5/1PPPP/PP3/5 b - - 0 1", -1),          # a2-b2, up to b3, east to e3: White has won
+    ("chain", "pp3/5/PP3/1PPPP/5 b - - 0 1", None),        # the chain must step south (b3-b2): none, as in FSF
+    ("diagonalchain", "p4/5/3P1/P1P1P/1P3 b - - 0 1", -1),  # a2-b1-c2-d3-e2, diagonal links
+    ("chain", "1p3/1p3/1p3/1p3/1p2P w - - 0 1", -1),       # Black's file from rank 1 to rank 5
+    ("chain", "1p3/pp3/p4/1p3/1p2P w - - 0 1", None),      # its chain would step west (b3-a3): none
+    ("block", "p4/5/2PP1/2PP1/5 b - - 0 1", -1),
+    ("drawnline", "n3n/5/N1N1N/5/5 b - - 0 1", 0),         # three knights on a rank, gaps between: a draw
+    ("drawnline", "n3n/N4/5/N4/N4 b - - 0 1", None),       # on a file, which does not count here
+    ("knightrow", "2k2/5/5/5/KNN2 b - - 0 1", None),       # two in a row, the king does not count
+])
+def test_connection_positions(name, fen, result, connections):
+    pos = from_fen(connections(name), fen)
+    assert mine(pos) == result == fsf_result(name, fen, [])
+    play_to_end(name, fen, fen, variant=connections(name))

@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any
 
 from .betza import BetzaError, parse
+from .connection import DIAGONALS, EAST, NORTH, Connection
 from .errors import cut
 from .idiagram import MAX_FILES, MAX_RANKS, VariantWarning, build
 from .variant import Variant, VariantError
@@ -48,11 +49,15 @@ _LAME_LEAPS = {(2, 0), (2, 2), (2, 1)}
 # pieces with rules of their own beyond their Betza moves, which morphchess does not play
 _SPECIAL_PIECES = {"janggiCannon": "cannot jump over or capture cannons",
                    "janggiElephant": "moves by Janggi's blocking rule",
-                   "immobile": "never moves (a wall)"}
+                   "immobile": "never moves (a wall, or a stone dropped for good)"}
 
 # The flag rules' keys (read by _flags): flagPiece = * is any piece, whiteFlag and blackFlag are old spellings
 FLAG_KEYS = ("flagPiece", "flagPieceWhite", "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
              "whiteFlag", "blackFlag", "flagPieceCount", "flagMove", "flagPieceSafe", "flagPieceBlockedWin")
+# The connection rules' keys (read by _connection)
+CONNECT_KEYS = ("connectN", "connectPieceTypes", "connectHorizontal", "connectVertical", "connectDiagonal",
+                "connectRegion1White", "connectRegion2White", "connectRegion1Black", "connectRegion2Black",
+                "connectNxN", "collinearN", "connectValue")
 # Keys read into the rules.  Booleans are "true"/"false"; regions are Fairy-Stockfish's square lists.
 PLAYED = {
     "maxRank", "maxFile", "startFen", "pieceDrops", "capturesToHand", "dropLoop", "firstRankPawnDrops",
@@ -68,7 +73,7 @@ PLAYED = {
     "nFoldRule", "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
-    *FLAG_KEYS, "checkCounting", "mustCapture",
+    *FLAG_KEYS, "checkCounting", "mustCapture", *CONNECT_KEYS,
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
@@ -94,10 +99,7 @@ REFUSED = {
     "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
     "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
     "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
-    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "connectN": "0", "connectPieceTypes": "*",
-    "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true", "connectRegion1White": "",
-    "connectRegion2White": "", "connectRegion1Black": "", "connectRegion2Black": "", "connectNxN": "0",
-    "collinearN": "0", "connectValue": "win", "castlingWins": "-", "dropOnTop": "false",
+    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "castlingWins": "-", "dropOnTop": "false",
 }
 KEYS = PLAYED | DISPLAY | set(SCORING) | set(REFUSED)
 _SETS = {"pawnTypes", "promotionPawnTypes", "promotionPawnTypesWhite", "promotionPawnTypesBlack",
@@ -105,7 +107,7 @@ _SETS = {"pawnTypes", "promotionPawnTypes", "promotionPawnTypesWhite", "promotio
          "enPassantTypesWhite", "enPassantTypesBlack", "castlingRookPieces", "castlingRookPiecesWhite",
          "castlingRookPiecesBlack", "castlingRookPiece", "extinctionPieceTypes", "nMoveRuleTypes",
          "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "castlingKingPiece", "castlingKingPieceWhite",
-         "castlingKingPieceBlack", "flagPiece", "flagPieceWhite", "flagPieceBlack"}
+         "castlingKingPieceBlack", "flagPiece", "flagPieceWhite", "flagPieceBlack", "connectPieceTypes"}
 _TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
 
 
@@ -357,6 +359,9 @@ class _Out:
     # flag_region, ...) and the losing games' (must_capture, stalemate_wins, army_extinction, ...)
     flag: dict[str, Any] = field(default_factory=dict)
     losing: dict[str, Any] = field(default_factory=dict)
+    # the connection rule (Variant.connection) with its types as the letters in connect_letters
+    connection: Connection | None = None
+    connect_letters: list[str] = field(default_factory=list)
 
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
@@ -471,7 +476,8 @@ def _unsaid(out: _Out) -> list[str]:
             "checkmateValue = win": losing.get("checkmate_wins", False),
             "extinctionValue = win": losing.get("extinction_wins", False),
             "extinctionPieceTypes = *": "army_extinction" in losing,
-            "extinctionPieceCount": losing.get("extinction_count", 0) > 0}
+            "extinctionPieceCount": losing.get("extinction_count", 0) > 0,
+            "connectN": out.connection is not None}
     return [f"{key}: a win condition of Fairy-Stockfish's that ID text cannot say" for key, on in said.items() if on]
 
 
@@ -486,6 +492,9 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.check_counts = out.check_counts
     for key, value in {**out.flag, **out.losing}.items():
         setattr(variant, key, value)
+    if out.connection is not None:
+        variant.connection = out.connection._replace(
+            types=frozenset(variant.type_by_letter(c).index for c in out.connect_letters))
     if out.flag:
         white_flag, black_flag = (variant.type_by_letter(c).index if c else 0 for c in out.flag["flag_piece"])
         variant.flag_piece = (white_flag, black_flag)
@@ -520,7 +529,8 @@ def _translate(name: str, r: _Rules) -> _Out:
     _check_keys(name, r, out)
     start = _start(name, r)
     for key, (letter, _betza) in r.pieces.items():
-        if key in _SPECIAL_PIECES and any(c.lower() == letter for c in start.board.values()):
+        if key in _SPECIAL_PIECES and any(c.lower() == letter for c in [*start.board.values(), *start.hands[0],
+                                                                           *start.hands[1]]):
             raise _refuse(name, r, key, f"the {key} {_SPECIAL_PIECES[key]}, which morphchess does not play")
     pawns = [k for k in r.sets["promotionPawnTypes"] if k in r.pieces]
     zone = _promotion_zone(name, r) if pawns else 0
@@ -540,12 +550,14 @@ def _translate(name: str, r: _Rules) -> _Out:
     p["royal"] = letters[royal] if royal else "0"  # royal=0: no royal type (the ID's default is the last)
     _end_rules(name, r, out, letters)
     _flags(name, r, out, letters)
+    _connection(name, r, out, letters)
     if _bool(r, "checkCounting", False):  # without counts in startFen Fairy-Stockfish's next check wins
         out.check_counts = start.checks or (1, 1)
     extinction = "extinction" in p or "army_extinction" in out.losing
     stalemate = p["stalemate"] == "loss" or out.losing.get("stalemate_wins", False)
-    if not royal and not extinction and not out.flag and not stalemate:
-        raise _refuse(name, r, "king", "a game without a king needs an extinction, flag or stalemate rule to be won")
+    if not royal and not extinction and not out.flag and not stalemate and out.connection is None:
+        raise _refuse(name, r, "king", "a game without a king needs an extinction, flag, connection or stalemate "
+                                       "rule to be won")
     placed = {c.isupper() for c in start.board.values() if royal and c.upper() == letters[royal]}
     if royal and len(placed) < 2 and not extinction:
         sides = " and ".join(side for side, upper in (("White", True), ("Black", False)) if upper not in placed)
@@ -787,6 +799,29 @@ def _flags(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
                 "flag_count": count, "flag_move": _bool(r, "flagMove", False),
                 "flag_safe": _bool(r, "flagPieceSafe", False),
                 "flag_blocked_win": _bool(r, "flagPieceBlockedWin", False)}
+
+
+def _connection(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
+    """The connection rules (:attr:`Variant.connection`): n in a row, an n x n block, n on a line,
+    a chain between two regions; in the directions the keys switch on."""
+    sizes = {}
+    for key in ("connectN", "connectNxN", "collinearN"):
+        sizes[key] = _number(r.keys.get(key, "0"), Section(name, "", {}, "", 0), key)
+    regions = tuple((frozenset(_region(r, f"connectRegion1{side}") or ()),
+                     frozenset(_region(r, f"connectRegion2{side}") or ())) for side in ("White", "Black"))
+    if not any(sizes.values()) and not any(first and second for first, second in regions):
+        return
+    value = r.keys.get("connectValue", "win").lower()
+    if value not in ("win", "loss", "draw"):
+        raise _refuse(name, r, "connectValue", "a connection wins, loses or draws")
+    directions = [d for key, ds in (("connectHorizontal", (EAST,)), ("connectVertical", (NORTH,)),
+                                    ("connectDiagonal", DIAGONALS)) if _bool(r, key, True) for d in ds]
+    types = r.sets.get("connectPieceTypes") or ["*"]
+    out.connect_letters = [] if "*" in types else [letters[k] for k in types if k in letters]
+    if "*" not in types and not out.connect_letters:
+        return  # none of the pieces that connect is in the game: no connection can be made
+    out.connection = Connection(frozenset(), tuple(directions), sizes["connectN"], sizes["connectNxN"],
+                                sizes["collinearN"], regions, {"win": 1, "loss": -1, "draw": 0}[value])
 
 
 def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:

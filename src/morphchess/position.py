@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .connection import connected
 from .errors import InputError
 from .move import Kind, Move
 from .pieces import code
@@ -1086,8 +1087,8 @@ class Position:
     def outcome(self, legal: list | None = None) -> Outcome | None:
         """The result if the game is over in this position, else None.
 
-        Order: bare king, then checkmate/stalemate, then the draws (fifty moves,
-        repetition, kings only), each switchable in the variant.
+        Order: extinction, flag, check count, connection, bare king, then checkmate/stalemate,
+        then the draws (fifty moves, repetition, kings only), each switchable in the variant.
         """
         v = self.variant
         us, them = self.turn, self.turn ^ 1
@@ -1105,6 +1106,9 @@ class Position:
                 return flag
         if self.checks is not None and not self.checks[them]:
             return Outcome("check count", them)
+        if v.connection is not None and self.connected(them):
+            value = v.connection.value
+            return Outcome("connection", them if value > 0 else (us if value < 0 else None))
         if self.t.succession and not self.royals[us]:  # a double capture took the last two
             return Outcome("royal capture", them)
         if v.baring is not None:
@@ -1128,13 +1132,16 @@ class Position:
         """Is the game over before any move, as Fairy-Stockfish ends it: a side has lost an
         extinction type, a flag rule ends it, the side that just moved gave its last check, the side
         that just moved is bare while the other is not, or the side to move is bare and cannot bare
-        the other (which has two or more pieces beside its royal ones)."""
+        the other (which has two or more pieces beside its royal ones), or the side that just moved
+        made a connection."""
         us, them = self.turn, self.turn ^ 1
         if (self.t.extinction or self.variant.army_extinction is not None) and (self.extinct(us) or self.extinct(them)):
             return True
         if self.t.flags and self._flag_outcome() is not None:
             return True
         if self.checks is not None and not self.checks[them]:
+            return True
+        if self.variant.connection is not None and self.connected(them):
             return True
         if self.variant.baring is None:
             return False
@@ -1155,6 +1162,16 @@ class Position:
                        for ti in t.extinction)
         have = {t.type_of[p] for p in self.board if p and p & 1 == colour}
         return any(ti not in have and not hand[ti] for ti in t.extinction)
+
+    def connected(self, colour: int) -> bool:
+        """Do ``colour``'s pieces on the board make the variant's connection (:attr:`Variant.connection`)?"""
+        v = self.variant
+        rule = v.connection
+        if rule is None:
+            return False
+        types = rule.types
+        mine = {sq for sq, p in enumerate(self.board) if p and p & 1 == colour and (not types or p >> 2 in types)}
+        return connected(rule, mine, colour, v.files, v.ranks)
 
     def flag_reached(self, colour: int) -> bool:
         """Do enough of ``colour``'s flag pieces stand in its flag region (:attr:`Variant.flag_region`)?"""

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .betza import PieceMoves
+from .connection import Connection
 from .errors import InputError, quote
 from .pieces import BLACK, WHITE, code
 from .shuffle import shuffled
@@ -144,6 +145,9 @@ class Variant(_Freezable):
     army_extinction: int | None = None
     extinction_count: int = 0  # a side with at most this many pieces of an extinction type has lost it
     extinction_wins: bool = False
+    # Connection games (Fairy-Stockfish's connectN, connectNxN, collinearN, connectRegion...): the
+    # rule the side that has just moved may complete (morphchess.connection); None: no such rule
+    connection: Connection | None = None
     # how the board is drawn (morphchess.boardstyle): "chequered" squares, or "xiangqi": pieces on the
     # points of lines, with river and palaces, and Chinese piece faces
     board_style: str = "chequered"
