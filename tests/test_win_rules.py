@@ -16,7 +16,8 @@ from test_library import game, text, walk
 sf = pytest.importorskip("pyffish")
 
 GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus", "kinglet",
-         "threekings"]
+         "threekings", "misere", "clobber", "clobber10", "breakthrough", "jesonmor", "fox-and-hounds", "armageddon",
+         "suicide", "minixiangqi"]
 
 
 def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
@@ -41,15 +42,19 @@ def play_to_end(name: str, fen: str, seed: str, plies: int = 1000, variant: Vari
     Fairy-Stockfish as ``name``) with move lists compared at every ply and the result at its end;
     returns how ours ended."""
     rng = random.Random(seed)
-    start = variant and fen == sf.start_fen(name)  # Fairy-Stockfish's start text may omit fields
-    pos, moves = Position(variant) if start else from_fen(variant or game(name), fen), []
+    v = variant or game(name)
+    pos, moves = Position(v) if fen == sf.start_fen(name) else from_fen(v, fen), []  # FSF's may omit fields
     for _ply in range(plies):
         legal = {text(pos, m): m for m in pos.legal_moves()}
         assert set(legal) == set(sf.legal_moves(name, fen, moves)), f"{name} after {' '.join(moves)}"
         result = mine(pos)
         if result is not None:
-            assert result == fsf_result(name, fen, moves), f"{name} after {' '.join(moves)}: {pos.outcome()}"
-            return pos.outcome().termination
+            ended = pos.outcome().termination
+            if ended == "insufficient material":  # Fairy-Stockfish asks about it apart from its game end
+                assert sf.has_insufficient_material(name, fen, moves) == (True, True)
+            else:
+                assert result == fsf_result(name, fen, moves), f"{name} after {' '.join(moves)}: {pos.outcome()}"
+            return ended
         choice = rng.choice(sorted(legal))
         pos.make(legal[choice])
         moves.append(choice)
@@ -142,11 +147,12 @@ def test_flag_keys_and_any_piece_flag():
 
 @pytest.mark.parametrize("name", ["squatter", "kono", "hexapawn", "breakthrough6", "river", "antiantichess",
                                   "rookmate", "nim", "lewthwaite", "allqueenschess", "asimplegame",
-                                  "roll-ing-to-four", "symphony", "three-musketeers"])
+                                  "roll-ing-to-four", "symphony", "three-musketeers", "capturethequeen"])
 def test_fairy_stockfish_sections_to_their_end(name):
     """Sections of Fairy-Stockfish's own variants.ini that use these rules (flagPieceSafe,
     flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen, kingless
-    games ended by stalemate, connections: n in a row, n on a line that loses)."""
+    games ended by stalemate, connections: n in a row, n on a line that loses; a kingless game whose
+    draws Black wins)."""
     from test_fairy_ini import FSF_FILE, quiet_load
     text = FSF_FILE.read_text()
     sf.load_variant_config(text)
@@ -231,3 +237,59 @@ def test_connection_positions(name, fen, result, connections):
     pos = from_fen(connections(name), fen)
     assert mine(pos) == result == fsf_result(name, fen, [])
     play_to_end(name, fen, fen, variant=connections(name))
+
+
+# How drawn games score: repetitions worth a win or a loss, for the side to move or for White,
+# material counting of draws, stalemates scored by the pieces left.
+SCORING = """
+[repeatloss:chess]
+nFoldRule = 2
+nFoldValue = loss
+
+[whiteloses:repeatloss]
+nFoldValueAbsolute = true
+
+[counted:chess]
+materialCounting = unweighted
+nMoveRule = 2
+
+[whiteodds:chess]
+materialCounting = whitedrawodds
+"""
+
+
+@pytest.mark.parametrize("name,fen,moves,result", [
+    ("repeatloss", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3 g8f6 f3g1 f6g8", -1),
+    ("repeatloss", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3 g8f6 f3g1 f6g8 g1f3", -1),
+    ("whiteloses", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3 g8f6 f3g1 f6g8", -1),
+    ("whiteloses", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3 g8f6 f3g1 f6g8 g1f3", 1),
+    ("counted", "4k3/8/8/8/8/8/PP6/4K3 w - - 0 1", "e1d1 e8d8 d1e1 d8e8", 1),  # two moves each: more pieces win
+    ("counted", "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1", "e1d1 e8d8 d1e1 d8e8", 0),
+    ("counted", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", "", -1),              # stalemated, with fewer pieces
+    ("whiteodds", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", "", -1),
+    ("whiteodds", "k7/8/1K6/8/8/8/8/8 w - - 0 1", "", None),             # kings only: play goes on
+    ("suicide", "8/8/8/8/8/p7/P7/8 w - - 0 1", "", 0),                   # stalemated, as many pieces
+    ("suicide", "7k/8/8/8/8/p7/P7/8 w - - 0 1", "", 1),                  # stalemated with fewer: won
+    ("suicide", "8/p7/p7/P7/8/8/8/8 b - - 0 1", "", -1),                 # with more: lost
+    # perpetual check loses: the rook checks on b7 and b6 while the general steps back and forth
+    ("minixiangqi", "3k3/7/7/7/7/7/1R2K2 w - - 0 1", "b1b7 d7d6 b7b6 d6d7 b6b7 d7d6 b7b6 d6d7 b6b7", 1),
+    ("minixiangqi", "3k3/7/7/7/7/7/1R2K2 w - - 0 1", "b1b7 d7d6 b7b6 d6d7 b6b7 d7d6 b7b6 d6d7", None),
+    ("minixiangqi", "3k3/7/7/7/7/7/1R2K2 w - - 0 1", "b1b2 d7d6 b2b1 d6d7 b1b2 d7d6 b2b1 d6d7 b1b2", 0),
+    ("minixiangqi", "3k3/7/7/7/7/7/1R2K2 w - - 0 1", "b1b7 d7d6 b7b2 d6d7 b2b7 d7d6 b7b2 d6d7 b2b7", 0),
+])
+def test_draw_scoring(name, fen, moves, result):
+    from test_fairy_ini import quiet_load
+    sf.load_variant_config(SCORING)
+    pos = from_fen(quiet_load(SCORING, name) if name in SCORING else game(name), fen)
+    for m in moves.split():
+        pos.make({text(pos, x): x for x in pos.legal_moves()}[m])
+    assert mine(pos) == result == fsf_result(name, fen, moves.split())
+
+
+def test_search_plays_the_connection():
+    """The engine scores a connection as the game's end: four queens in a row at once."""
+    from morphchess.engine.search import mate_moves, search
+    from test_fairy_ini import FSF_FILE, quiet_load
+    pos = from_fen(quiet_load(FSF_FILE.read_text(), "allqueenschess"), "qq2q/5/3Qq/5/QQQ2 w - - 0 1")
+    result = search(pos, depth=3)
+    assert text(pos, result.move) == "d3d1" and mate_moves(result.score) == 1

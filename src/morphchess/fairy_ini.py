@@ -73,16 +73,16 @@ PLAYED = {
     "nFoldRule", "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
-    *FLAG_KEYS, "checkCounting", "mustCapture", *CONNECT_KEYS,
+    *FLAG_KEYS, "checkCounting", "mustCapture", *CONNECT_KEYS, "nFoldValue", "nFoldValueAbsolute",
+    "stalematePieceCount", "materialCounting", "perpetualCheckIllegal",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
 # Keys that change only how a finished game is scored: played without, with a warning.
 # (Fairy-Stockfish decides repetitions, perpetual checks and chases when a game may end, not in its
 # move generation, so those are scoring rules too.)
-SCORING = {"countingRule": "none", "materialCounting": "none", "nFoldValue": "draw", "nFoldValueAbsolute": "false",
-           "adjudicateFullBoard": "false", "stalematePieceCount": "false", "perpetualCheckIllegal": "false",
-           "moveRepetitionIllegal": "false", "chasingRule": "none"}
+SCORING = {"countingRule": "none", "adjudicateFullBoard": "false", "moveRepetitionIllegal": "false",
+           "chasingRule": "none"}
 # Keys of rules morphchess does not play, with the value that leaves the rule off.
 REFUSED = {
     "twoBoards": "false", "sittuyinPromotion": "false", "promotionLimit": "", "promotedPieceType": "",
@@ -109,6 +109,7 @@ _SETS = {"pawnTypes", "promotionPawnTypes", "promotionPawnTypesWhite", "promotio
          "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "castlingKingPiece", "castlingKingPieceWhite",
          "castlingKingPieceBlack", "flagPiece", "flagPieceWhite", "flagPieceBlack", "connectPieceTypes"}
 _TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
+_VALUES = {"win": 1, "loss": -1, "draw": 0}  # a result's value to the side it is given for
 
 
 def is_fairy(text: str) -> bool:
@@ -477,7 +478,11 @@ def _unsaid(out: _Out) -> list[str]:
             "extinctionValue = win": losing.get("extinction_wins", False),
             "extinctionPieceTypes = *": "army_extinction" in losing,
             "extinctionPieceCount": losing.get("extinction_count", 0) > 0,
-            "connectN": out.connection is not None}
+            "connectN": out.connection is not None,
+            "nFoldValue": losing.get("repetition_value", 0) != 0,
+            "stalematePieceCount": losing.get("stalemate_piece_count", False),
+            "perpetualCheckIllegal": losing.get("perpetual_check_loses", False),
+            "materialCounting": losing.get("material_counting") is not None}
     return [f"{key}: a win condition of Fairy-Stockfish's that ID text cannot say" for key, on in said.items() if on]
 
 
@@ -555,9 +560,10 @@ def _translate(name: str, r: _Rules) -> _Out:
         out.check_counts = start.checks or (1, 1)
     extinction = "extinction" in p or "army_extinction" in out.losing
     stalemate = p["stalemate"] == "loss" or out.losing.get("stalemate_wins", False)
-    if not royal and not extinction and not out.flag and not stalemate and out.connection is None:
-        raise _refuse(name, r, "king", "a game without a king needs an extinction, flag, connection or stalemate "
-                                       "rule to be won")
+    counted = out.losing.get("material_counting") is not None  # its draws are won (Capture the Queen)
+    if not royal and not extinction and not out.flag and not stalemate and out.connection is None and not counted:
+        raise _refuse(name, r, "king", "a game without a king needs an extinction, flag, connection, stalemate or "
+                                       "material-counting rule to be won")
     placed = {c.isupper() for c in start.board.values() if royal and c.upper() == letters[royal]}
     if royal and len(placed) < 2 and not extinction:
         sides = " and ".join(side for side, upper in (("White", True), ("Black", False)) if upper not in placed)
@@ -812,7 +818,7 @@ def _connection(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> Non
     if not any(sizes.values()) and not any(first and second for first, second in regions):
         return
     value = r.keys.get("connectValue", "win").lower()
-    if value not in ("win", "loss", "draw"):
+    if value not in _VALUES:
         raise _refuse(name, r, "connectValue", "a connection wins, loses or draws")
     directions = [d for key, ds in (("connectHorizontal", (EAST,)), ("connectVertical", (NORTH,)),
                                     ("connectDiagonal", DIAGONALS)) if _bool(r, key, True) for d in ds]
@@ -821,7 +827,24 @@ def _connection(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> Non
     if "*" not in types and not out.connect_letters:
         return  # none of the pieces that connect is in the game: no connection can be made
     out.connection = Connection(frozenset(), tuple(directions), sizes["connectN"], sizes["connectNxN"],
-                                sizes["collinearN"], regions, {"win": 1, "loss": -1, "draw": 0}[value])
+                                sizes["collinearN"], regions, _VALUES[value])
+
+
+def _draw_scoring(name: str, r: _Rules, out: _Out) -> None:
+    """How repetitions, stalemates and draws score (:attr:`Variant.repetition_value`,
+    ``repetition_absolute``, ``perpetual_check_loses``, ``stalemate_piece_count``,
+    ``material_counting``)."""
+    folds = r.keys.get("nFoldValue", "draw").lower()
+    if folds not in _VALUES:
+        raise _refuse(name, r, "nFoldValue", "a repetition wins, loses or draws")
+    counting = r.keys.get("materialCounting", "none").lower()
+    if counting not in ("none", "unweighted", "whitedrawodds", "blackdrawodds"):
+        raise _refuse(name, r, "materialCounting", "morphchess counts material unweighted or gives draw odds; "
+                                                   "Janggi's weights need Janggi's pieces")
+    out.losing.update(repetition_value=_VALUES[folds], repetition_absolute=_bool(r, "nFoldValueAbsolute", False),
+                      stalemate_piece_count=_bool(r, "stalematePieceCount", False),
+                      perpetual_check_loses=_bool(r, "perpetualCheckIllegal", False),
+                      material_counting=None if counting == "none" else counting)
 
 
 def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
@@ -841,6 +864,7 @@ def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None
     if folds == "1":
         raise _refuse(name, r, "nFoldRule", "a repetition count of 1 ends every game at once")
     p["repetitions"] = folds
+    _draw_scoring(name, r, out)
     value = r.keys.get("extinctionValue", "none").lower()
     types = r.sets.get("extinctionPieceTypes", [])
     if value == "none" or not types:
