@@ -108,6 +108,8 @@ POSITIONS = [
     ("nightrider", "4k3/8/8/3n4/8/8/8/N3K3 w - - 0 1", 3),
     ("paradigm", "4k3/8/8/3b4/3P4/2B5/8/4K3 w - - 0 1", 3),            # the dragon bishop's blocked horse leaps
     ("minixiangqi", "3k3/7/2c4/3p3/4R2/7/3K3 w - - 0 1", 3),             # flying general, palace, cannon
+    ("torpedo", "4k3/8/3p4/8/4P3/8/8/4K3 w - - 0 1", 4),                 # double steps from any rank, en passant
+    ("pawnsideways", "4k3/2p5/8/8/8/8/1P6/4K3 w - - 0 1", 4),            # a pawn that stepped sideways on its rank
 ]
 
 

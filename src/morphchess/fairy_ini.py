@@ -351,6 +351,7 @@ class _Out:
     # doubleStepRegion (Variant.initial_region): the letters of the types with initial moves, and
     # the region of each side
     initial: tuple[list[str], tuple[set[int], set[int]]] | None = None
+    initial_again: bool = False  # such a piece may stand in its region again after it moved
     drops: bool = False  # pieces in hand are dropped
     castling: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # Variant.castling
     castling_said: bool = True  # the XBetza O move says the castling (the ID text holds it)
@@ -462,9 +463,10 @@ def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
     if not out.castling_said:
         lost.append("castling: the king's steps or its partners differ between sides or colours, which the "
                     "ID's castling (one length, the outermost piece) cannot say")
-    if out.initial and out.drops:
-        lost.append("doubleStepRegion: a piece dropped behind its region makes its initial moves once it "
-                    "reaches it; the ID's initial moves are only those of a piece that never moved")
+    if out.initial and (out.drops or out.initial_again):
+        lost.append("doubleStepRegion: a piece that arrives in its region after it moved (dropped behind it, "
+                    "or stepping on, back or sideways) makes its initial moves there; the ID's initial moves "
+                    "are only those of a piece that never moved")
     return _id_text(out), lost + _unsaid(out) + out.notes
 
 
@@ -624,10 +626,11 @@ def _promotion_zone(name: str, r: _Rules) -> int:
 
 def _moves(name: str, r: _Rules, start: _Start, out: _Out) -> dict[str, str]:
     """Each piece's XBetza: its Fairy-Stockfish moves, the pawn's double step, the king's castling."""
-    initial, regions = _double_step_region(name, r, start)
+    initial, regions, again = _double_step_region(name, r, start)
     double = bool(initial)
     if initial:
         out.initial = ([r.pieces[k][0].upper() for k in initial], regions)
+        out.initial_again = again
     ep_types = set(r.sets["enPassantTypes"])
     ep_region = [_region(r, k) for k in ("enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack")]
     no_ep = any(reg is not None and not reg for reg in ep_region)
@@ -668,13 +671,13 @@ def without_lame_leaps(betza: str) -> tuple[str, list[str]]:
     return "".join(kept), lost
 
 
-def _double_step_region(name: str, r: _Rules, start: _Start) -> tuple[list[str], tuple[set[int], set[int]]]:
-    """The pieces with double (initial) steps (none: []) and each side's region.  Fairy-Stockfish
-    allows them to pieces in the region: read as :attr:`Variant.initial_region`, a piece arriving
-    there (a pawn dropped on the first rank that steps to the second) counts as unmoved.  Read when
-    each such piece moves only forward and either starts on one rank, inside the region, with no
-    region square ahead, or never stands in the region at all (then it has no initial moves).
-    Refused otherwise."""
+def _double_step_region(name: str, r: _Rules, start: _Start) -> tuple[list[str], tuple[set[int], set[int]], bool]:
+    """The pieces with double (initial) steps (none: []), each side's region, and whether a piece
+    may arrive in its region again after it moved.  Fairy-Stockfish allows them to pieces in the
+    region: read as :attr:`Variant.initial_region`, a piece arriving there (a pawn dropped on the
+    first rank that steps to the second, a Torpedo pawn anywhere, a sideways pawn along its rank)
+    counts as unmoved.  Read when every start square of each such piece is inside the region, or
+    when the piece can never stand in it (then it has no initial moves).  Refused otherwise."""
     initial = [k for k, (_c, m) in r.pieces.items() if (k == "pawn" and _bool(r, "doubleStep", True)) or
                (k != "pawn" and "i" in m)]
     regions = []
@@ -686,29 +689,32 @@ def _double_step_region(name: str, r: _Rules, start: _Start) -> tuple[list[str],
         if reg is None:  # Fairy-Stockfish's defaults are the second and the seventh rank
             reg = {default_rank * r.files + f for f in range(r.files)} if r.ranks >= 8 else set()
         regions.append(reg)
-    used = set()
+    used, again = set(), False
     for k in initial:
         letter, betza = r.pieces[k]
         try:
             pm = parse(betza)
         except BetzaError as e:
             raise _refuse(name, r, k, str(e)) from None
-        if pm.hops or pm.paths or any(st.dy <= 0 for st in pm.steps if not st.initial):
-            raise _refuse(name, r, k, "a piece with initial moves that can come back to its start rank: "
-                                      "Fairy-Stockfish allows them again there, morphchess only unmoved")
+        if pm.hops or pm.paths:
+            raise _refuse(name, r, k, "a piece with initial moves that hops or moves in legs: where it may "
+                                      "stand in its region again is not worked out")
+        back = any(st.dy <= 0 for st in pm.steps if not st.initial)  # it may step back or sideways
         for colour, reg in enumerate(regions):
             starts = {sq for sq, c in start.board.items() if c == (letter.upper() if colour == 0 else letter)}
             if not starts:
                 continue
             inside = reg & starts
-            if reg & _ahead(r, starts, colour) or (inside and inside != starts):
+            later = bool(reg & _ahead(r, starts, colour)) or (back and bool(reg))
+            again = again or later
+            if (inside and inside != starts) or (not inside and later):
                 raise _refuse(name, r, "doubleStepRegionWhite" if colour == 0 else "doubleStepRegionBlack",
                               f"initial moves of the {k}: morphchess allows them from start squares, "
                               "Fairy-Stockfish from this region")
             used.add(bool(inside))
     if len(used) > 1 or (used == {False} and any(k != "pawn" for k in initial)):
         raise _refuse(name, r, "doubleStepRegionWhite", "initial moves for some pieces or sides only")
-    return (initial if used == {True} else []), (regions[0], regions[1])
+    return (initial if used == {True} else []), (regions[0], regions[1]), again
 
 
 def _ahead(r: _Rules, squares: set[int], colour: int) -> set[int]:
@@ -830,6 +836,17 @@ def _connection(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> Non
                                 sizes["collinearN"], regions, _VALUES[value])
 
 
+def _n_move_types(r: _Rules, out: _Out) -> None:
+    """A warning where ``nMoveRuleTypes`` names other types than morphchess's n-move count
+    resets on (the promoting types and those named ... pawn: :meth:`Variant.is_pawn_like`)."""
+    theirs = {k for k in r.sets.get("nMoveRuleTypes", []) if k in r.pieces}
+    ours = {k for k in r.pieces if k in r.sets["promotionPawnTypes"] or (k != "king" and k.lower().endswith("pawn"))}
+    if theirs != ours and r.keys.get("nMoveRule", "50") != "0":
+        out.notes.append(f"nMoveRuleTypes: Fairy-Stockfish's n-move count is reset by the moves of "
+                         f"{', '.join(sorted(theirs)) or 'no type'}, morphchess's by those of "
+                         f"{', '.join(sorted(ours)) or 'no type'}: games may end differently")
+
+
 def _draw_scoring(name: str, r: _Rules, out: _Out) -> None:
     """How repetitions, stalemates and draws score (:attr:`Variant.repetition_value`,
     ``repetition_absolute``, ``perpetual_check_loses``, ``stalemate_piece_count``,
@@ -860,6 +877,7 @@ def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None
     out.losing.update(must_capture=_bool(r, "mustCapture", False), stalemate_wins=stalemate == "win",
                       checkmate_wins=checkmate == "win")
     p["fiftyMoves"] = r.keys.get("nMoveRule", "50")
+    _n_move_types(r, out)
     folds = r.keys.get("nFoldRule", "3")
     if folds == "1":
         raise _refuse(name, r, "nFoldRule", "a repetition count of 1 ends every game at once")
