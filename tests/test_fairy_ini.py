@@ -115,6 +115,8 @@ def test_key_set_to_its_default_is_not_refused():
 def test_scoring_and_unknown_keys_warn():
     with pytest.warns(VariantWarning, match="countingRule"):
         load("[x:chess]\ncountingRule = makruk\n", "x")
+    with pytest.warns(VariantWarning, match="nMoveRuleTypes"):       # pawn moves that do not reset the count
+        load("[x:chess]\nnMoveRuleTypes = -\n", "x")
     with pytest.warns(VariantWarning, match="unknown key colour"):
         v = load("[x:chess]\ncolour = blue\n", "x")
     assert any("colour" in w for w in v.warnings)
@@ -214,6 +216,14 @@ def test_to_id_and_back(name):
     assert [line.split(":")[0] for line in lost] == (["doubleStepRegion"] if name == "chessgi" else [])
     a, b = Position(builtin(name)), Position(load_id(id_text, name))
     assert to_fen(a) == to_fen(b) and a.perft(3) == b.perft(3)
+
+
+def test_to_id_reports_a_region_pieces_come_back_to_lost():
+    """Torpedo's pawns double-step from any rank: the ID's initial moves (unmoved pieces only) cannot say it."""
+    from morphchess.convert import to_id
+    from morphchess.variants import definition_text
+    assert any(line.startswith("doubleStepRegion") for line in to_id(definition_text("torpedo"), "torpedo")[1])
+    assert to_id("[plain:chess]\n", "plain")[1] == []  # pawns that only go forward from their region
 
 
 def test_to_id_reports_optional_zone_promotion_lost():
