@@ -110,6 +110,7 @@ POSITIONS = [
     ("minixiangqi", "3k3/7/2c4/3p3/4R2/7/3K3 w - - 0 1", 3),             # flying general, palace, cannon
     ("torpedo", "4k3/8/3p4/8/4P3/8/8/4K3 w - - 0 1", 4),                 # double steps from any rank, en passant
     ("pawnsideways", "4k3/2p5/8/8/8/8/1P6/4K3 w - - 0 1", 4),            # a pawn that stepped sideways on its rank
+    ("janus", "r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1", 3),         # castling three squares to b1, four to i1
 ]
 
 
@@ -149,7 +150,8 @@ def test_catalogue_search():
     assert {e.name for e in search("morphs")} == {"crossroads", "morphing-chess", "morphomania", "snappy-chess",
                                                   "xiangqi"}
     assert {e.name for e in search("hoppers")} == {"grasshopper", "minixiangqi", "shako", "xiangqi"}
-    assert {e.name for e in search("10x8 castling")} == {"capablanca", "caparandom", "centaur", "embassy", "gothic"}
+    assert {e.name for e in search("10x8 castling")} == {"capablanca", "caparandom", "centaur", "embassy", "gothic",
+                                                         "janus"}
     assert [e.name for e in search("capablanca")][:1] == ["capablanca"]
     assert search("no such thing at all") == []
     e = entry("chancellor")
