@@ -99,6 +99,9 @@ def test_pockets_and_drops_from_start_fen():
     ("[x:shogi]\n", "promotedPieceType"),
     ("[x:nosuchparent]\n", "nosuchparent"),
     ("[x:chess]\nstartFen = 8/8/8/8/8/8/8/4K2k b - - 0 1\n", "startFen"),
+    ("[x:chess]\nconnectN = 4\nconnectValue = none\n", "connectValue"),
+    ("[x:chess]\nimmobile = s\npieceDrops = true\n"                 # a stone in hand, dropped for good
+     "startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ss] w KQkq - 0 1\n", "immobile"),
 ])
 def test_unplayable_keys_are_refused_by_name(section, key):
     with pytest.raises(VariantError, match=key):
@@ -112,6 +115,8 @@ def test_key_set_to_its_default_is_not_refused():
 def test_scoring_and_unknown_keys_warn():
     with pytest.warns(VariantWarning, match="countingRule"):
         load("[x:chess]\ncountingRule = makruk\n", "x")
+    with pytest.warns(VariantWarning, match="nMoveRuleTypes"):       # pawn moves that do not reset the count
+        load("[x:chess]\nnMoveRuleTypes = -\n", "x")
     with pytest.warns(VariantWarning, match="unknown key colour"):
         v = load("[x:chess]\ncolour = blue\n", "x")
     assert any("colour" in w for w in v.warnings)
@@ -211,6 +216,14 @@ def test_to_id_and_back(name):
     assert [line.split(":")[0] for line in lost] == (["doubleStepRegion"] if name == "chessgi" else [])
     a, b = Position(builtin(name)), Position(load_id(id_text, name))
     assert to_fen(a) == to_fen(b) and a.perft(3) == b.perft(3)
+
+
+def test_to_id_reports_a_region_pieces_come_back_to_lost():
+    """Torpedo's pawns double-step from any rank: the ID's initial moves (unmoved pieces only) cannot say it."""
+    from morphchess.convert import to_id
+    from morphchess.variants import definition_text
+    assert any(line.startswith("doubleStepRegion") for line in to_id(definition_text("torpedo"), "torpedo")[1])
+    assert to_id("[plain:chess]\n", "plain")[1] == []  # pawns that only go forward from their region
 
 
 def test_to_id_reports_optional_zone_promotion_lost():

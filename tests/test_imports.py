@@ -20,8 +20,8 @@ ROOT = "morphchess"
 # A pattern names a module by its dotted path inside the package ("engine.*": every module of engine/).
 LAYERS: list[tuple[str, list[str]]] = [
     ("base", ["errors", "pieces", "move", "_source", "_cython", "ratings", "cjk_glyphs"]),
-    ("definitions", ["betza", "shuffle", "tables", "variant", "idiagram", "fairy_ini", "loader", "variants",
-                     "library", "convert", "boardstyle"]),
+    ("definitions", ["betza", "shuffle", "connection", "tables", "variant", "idiagram", "fairy_ini", "loader",
+                     "variants", "library", "convert", "boardstyle"]),
     ("position", ["position"]),
     ("text and the public API", ["notation", "san", "board", ROOT]),
     ("records, views and the engine", ["pgn", "gamecourier", "records", "pieceset", "diagrams", "protocol_text",

@@ -16,7 +16,8 @@ from test_library import game, text, walk
 sf = pytest.importorskip("pyffish")
 
 GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus", "kinglet",
-         "threekings"]
+         "threekings", "misere", "clobber", "clobber10", "breakthrough", "jesonmor", "fox-and-hounds", "armageddon",
+         "suicide", "minixiangqi"]
 
 
 def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
@@ -37,18 +38,23 @@ def mine(pos: Position) -> int | None:
 
 
 def play_to_end(name: str, fen: str, seed: str, plies: int = 1000, variant: Variant | None = None) -> str:
-    """A random game from ``fen`` of the library's ``name`` (or from the start of ``variant``, ``fen``
-    being Fairy-Stockfish's) with move lists compared at every ply and the result at its end;
+    """A random game from ``fen`` of the library's ``name`` (or of ``variant``, loaded into
+    Fairy-Stockfish as ``name``) with move lists compared at every ply and the result at its end;
     returns how ours ended."""
     rng = random.Random(seed)
-    pos, moves = Position(variant) if variant else from_fen(game(name), fen), []
+    v = variant or game(name)
+    pos, moves = Position(v) if fen == sf.start_fen(name) else from_fen(v, fen), []  # FSF's may omit fields
     for _ply in range(plies):
         legal = {text(pos, m): m for m in pos.legal_moves()}
         assert set(legal) == set(sf.legal_moves(name, fen, moves)), f"{name} after {' '.join(moves)}"
         result = mine(pos)
         if result is not None:
-            assert result == fsf_result(name, fen, moves), f"{name} after {' '.join(moves)}: {pos.outcome()}"
-            return pos.outcome().termination
+            ended = pos.outcome().termination
+            if ended == "insufficient material":  # Fairy-Stockfish asks about it apart from its game end
+                assert sf.has_insufficient_material(name, fen, moves) == (True, True)
+            else:
+                assert result == fsf_result(name, fen, moves), f"{name} after {' '.join(moves)}: {pos.outcome()}"
+            return ended
         choice = rng.choice(sorted(legal))
         pos.make(legal[choice])
         moves.append(choice)
@@ -140,14 +146,150 @@ def test_flag_keys_and_any_piece_flag():
 
 
 @pytest.mark.parametrize("name", ["squatter", "kono", "hexapawn", "breakthrough6", "river", "antiantichess",
-                                  "rookmate", "nim", "lewthwaite"])
+                                  "rookmate", "nim", "lewthwaite", "allqueenschess", "asimplegame",
+                                  "roll-ing-to-four", "symphony", "three-musketeers", "capturethequeen"])
 def test_fairy_stockfish_sections_to_their_end(name):
     """Sections of Fairy-Stockfish's own variants.ini that use these rules (flagPieceSafe,
     flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen, kingless
-    games ended by stalemate)."""
+    games ended by stalemate, connections: n in a row, n on a line that loses; a kingless game whose
+    draws Black wins)."""
     from test_fairy_ini import FSF_FILE, quiet_load
     text = FSF_FILE.read_text()
     sf.load_variant_config(text)
     v = quiet_load(text, name)
     ends = [play_to_end(name, sf.start_fen(name), f"{name}{i}", variant=v) for i in range(4)]
     assert "unfinished" not in ends
+
+
+# Connection rules morphchess reads that no loadable section of Fairy-Stockfish's file uses alone:
+# chains between regions (Gale's rule), n x n blocks (Teeko's), a connection that draws, and
+# connectPieceTypes with n in a row.
+CONNECTIONS = """
+[chain]
+maxRank = 5
+maxFile = 5
+customPiece1 = p:mK
+startFen = p1p1p/1p1p1/5/1P1P1/P1P1P w - - 0 1
+connectRegion1White = a*
+connectRegion2White = e*
+connectRegion1Black = *1
+connectRegion2Black = *5
+connectDiagonal = false
+
+[diagonalchain:chain]
+customPiece1 = p:mW
+startFen = pp1pp/2P2/5/2p2/PP1PP w - - 0 1
+connectDiagonal = true
+
+[block]
+maxRank = 5
+maxFile = 5
+customPiece1 = p:mK
+startFen = p1p1p/1p1p1/5/1P1P1/P1P1P w - - 0 1
+connectNxN = 2
+nMoveRule = 0
+
+[drawnline]
+maxRank = 5
+maxFile = 5
+customPiece1 = n:mN
+startFen = n1n1n/5/5/5/N1N1N w - - 0 1
+collinearN = 3
+connectValue = draw
+connectVertical = false
+
+[knightrow]
+maxRank = 5
+maxFile = 5
+customPiece1 = n:mN
+king = k:mK
+startFen = nnnnk/5/5/5/KNNNN w - - 0 1
+connectN = 3
+connectPieceTypes = n
+"""
+
+
+@pytest.fixture(scope="module")
+def connections():
+    from test_fairy_ini import quiet_load
+    sf.load_variant_config(CONNECTIONS)
+    return lambda name: quiet_load(CONNECTIONS, name)
+
+
+@pytest.mark.parametrize("name", ["chain", "diagonalchain", "block", "drawnline", "knightrow"])
+def test_connection_games_to_their_end(name, connections):
+    ends = [play_to_end(name, sf.start_fen(name), f"{name}{i}", variant=connections(name)) for i in range(6)]
+    assert "unfinished" not in ends
+
+
+@pytest.mark.parametrize("name,fen,result", [
+    ("chain", "pp3/5/1PPPP/PP3/5 b - - 0 1", -1),          # a2-b2, up to b3, east to e3: White has won
+    ("chain", "pp3/5/PP3/1PPPP/5 b - - 0 1", None),        # the chain must step south (b3-b2): none, as in FSF
+    ("diagonalchain", "p4/5/3P1/P1P1P/1P3 b - - 0 1", -1),  # a2-b1-c2-d3-e2, diagonal links
+    ("chain", "1p3/1p3/1p3/1p3/1p2P w - - 0 1", -1),       # Black's file from rank 1 to rank 5
+    ("chain", "1p3/pp3/p4/1p3/1p2P w - - 0 1", None),      # its chain would step west (b3-a3): none
+    ("block", "p4/5/2PP1/2PP1/5 b - - 0 1", -1),
+    ("drawnline", "n3n/5/N1N1N/5/5 b - - 0 1", 0),         # three knights on a rank, gaps between: a draw
+    ("drawnline", "n3n/N4/5/N4/N4 b - - 0 1", None),       # on a file, which does not count here
+    ("knightrow", "2k2/5/5/5/KNN2 b - - 0 1", None),       # two in a row, the king does not count
+])
+def test_connection_positions(name, fen, result, connections):
+    pos = from_fen(connections(name), fen)
+    assert mine(pos) == result == fsf_result(name, fen, [])
+    play_to_end(name, fen, fen, variant=connections(name))
+
+
+# How drawn games score: repetitions worth a win or a loss, for the side to move or for White,
+# material counting of draws, stalemates scored by the pieces left.
+SCORING = """
+[repeatloss:chess]
+nFoldRule = 2
+nFoldValue = loss
+
+[whiteloses:repeatloss]
+nFoldValueAbsolute = true
+
+[counted:chess]
+materialCounting = unweighted
+nMoveRule = 2
+
+[whiteodds:chess]
+materialCounting = whitedrawodds
+"""
+
+
+@pytest.mark.parametrize("name,fen,moves,result", [
+    ("repeatloss", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3 g8f6 f3g1 f6g8", -1),
+    ("repeatloss", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3 g8f6 f3g1 f6g8 g1f3", -1),
+    ("whiteloses", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3 g8f6 f3g1 f6g8", -1),
+    ("whiteloses", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3 g8f6 f3g1 f6g8 g1f3", 1),
+    ("counted", "4k3/8/8/8/8/8/PP6/4K3 w - - 0 1", "e1d1 e8d8 d1e1 d8e8", 1),  # two moves each: more pieces win
+    ("counted", "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1", "e1d1 e8d8 d1e1 d8e8", 0),
+    ("counted", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", "", -1),              # stalemated, with fewer pieces
+    ("whiteodds", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", "", -1),
+    ("whiteodds", "k7/8/1K6/8/8/8/8/8 w - - 0 1", "", None),             # kings only: play goes on
+    ("suicide", "8/8/8/8/8/p7/P7/8 w - - 0 1", "", 0),                   # stalemated, as many pieces
+    ("suicide", "7k/8/8/8/8/p7/P7/8 w - - 0 1", "", 1),                  # stalemated with fewer: won
+    ("suicide", "8/p7/p7/P7/8/8/8/8 b - - 0 1", "", -1),                 # with more: lost
+    # perpetual check loses: the rook checks on b7 and b6 while the general steps back and forth
+    ("minixiangqi", "3k3/7/7/7/7/7/1R2K2 w - - 0 1", "b1b7 d7d6 b7b6 d6d7 b6b7 d7d6 b7b6 d6d7 b6b7", 1),
+    ("minixiangqi", "3k3/7/7/7/7/7/1R2K2 w - - 0 1", "b1b7 d7d6 b7b6 d6d7 b6b7 d7d6 b7b6 d6d7", None),
+    ("minixiangqi", "3k3/7/7/7/7/7/1R2K2 w - - 0 1", "b1b2 d7d6 b2b1 d6d7 b1b2 d7d6 b2b1 d6d7 b1b2", 0),
+    ("minixiangqi", "3k3/7/7/7/7/7/1R2K2 w - - 0 1", "b1b7 d7d6 b7b2 d6d7 b2b7 d7d6 b7b2 d6d7 b2b7", 0),
+])
+def test_draw_scoring(name, fen, moves, result):
+    from test_fairy_ini import quiet_load
+    sf.load_variant_config(SCORING)
+    pos = from_fen(quiet_load(SCORING, name) if name in SCORING else game(name), fen)
+    for m in moves.split():
+        pos.make({text(pos, x): x for x in pos.legal_moves()}[m])
+    assert mine(pos) == result == fsf_result(name, fen, moves.split())
+
+
+def test_search_plays_the_connection():
+    """The engine scores a connection as the game's end: four queens in a row at once."""
+    from morphchess.engine.search import mate_moves, search
+    from test_fairy_ini import FSF_FILE, quiet_load
+    pos = from_fen(quiet_load(FSF_FILE.read_text(), "allqueenschess"), "qq2q/5/3Qq/5/QQQ2 w - - 0 1")
+    result = search(pos, depth=3)
+    assert text(pos, result.move) == "d3d1" and mate_moves(result.score) == 1

@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any
 
 from .betza import BetzaError, parse
+from .connection import DIAGONALS, EAST, NORTH, Connection
 from .errors import cut
 from .idiagram import MAX_FILES, MAX_RANKS, VariantWarning, build
 from .variant import Variant, VariantError
@@ -48,11 +49,15 @@ _LAME_LEAPS = {(2, 0), (2, 2), (2, 1)}
 # pieces with rules of their own beyond their Betza moves, which morphchess does not play
 _SPECIAL_PIECES = {"janggiCannon": "cannot jump over or capture cannons",
                    "janggiElephant": "moves by Janggi's blocking rule",
-                   "immobile": "never moves (a wall)"}
+                   "immobile": "never moves (a wall, or a stone dropped for good)"}
 
 # The flag rules' keys (read by _flags): flagPiece = * is any piece, whiteFlag and blackFlag are old spellings
 FLAG_KEYS = ("flagPiece", "flagPieceWhite", "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
              "whiteFlag", "blackFlag", "flagPieceCount", "flagMove", "flagPieceSafe", "flagPieceBlockedWin")
+# The connection rules' keys (read by _connection)
+CONNECT_KEYS = ("connectN", "connectPieceTypes", "connectHorizontal", "connectVertical", "connectDiagonal",
+                "connectRegion1White", "connectRegion2White", "connectRegion1Black", "connectRegion2Black",
+                "connectNxN", "collinearN", "connectValue")
 # Keys read into the rules.  Booleans are "true"/"false"; regions are Fairy-Stockfish's square lists.
 PLAYED = {
     "maxRank", "maxFile", "startFen", "pieceDrops", "capturesToHand", "dropLoop", "firstRankPawnDrops",
@@ -68,16 +73,16 @@ PLAYED = {
     "nFoldRule", "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
-    *FLAG_KEYS, "checkCounting", "mustCapture",
+    *FLAG_KEYS, "checkCounting", "mustCapture", *CONNECT_KEYS, "nFoldValue", "nFoldValueAbsolute",
+    "stalematePieceCount", "materialCounting", "perpetualCheckIllegal",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
 # Keys that change only how a finished game is scored: played without, with a warning.
 # (Fairy-Stockfish decides repetitions, perpetual checks and chases when a game may end, not in its
 # move generation, so those are scoring rules too.)
-SCORING = {"countingRule": "none", "materialCounting": "none", "nFoldValue": "draw", "nFoldValueAbsolute": "false",
-           "adjudicateFullBoard": "false", "stalematePieceCount": "false", "perpetualCheckIllegal": "false",
-           "moveRepetitionIllegal": "false", "chasingRule": "none"}
+SCORING = {"countingRule": "none", "adjudicateFullBoard": "false", "moveRepetitionIllegal": "false",
+           "chasingRule": "none"}
 # Keys of rules morphchess does not play, with the value that leaves the rule off.
 REFUSED = {
     "twoBoards": "false", "sittuyinPromotion": "false", "promotionLimit": "", "promotedPieceType": "",
@@ -94,10 +99,7 @@ REFUSED = {
     "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
     "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
     "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
-    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "connectN": "0", "connectPieceTypes": "*",
-    "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true", "connectRegion1White": "",
-    "connectRegion2White": "", "connectRegion1Black": "", "connectRegion2Black": "", "connectNxN": "0",
-    "collinearN": "0", "connectValue": "win", "castlingWins": "-", "dropOnTop": "false",
+    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "castlingWins": "-", "dropOnTop": "false",
 }
 KEYS = PLAYED | DISPLAY | set(SCORING) | set(REFUSED)
 _SETS = {"pawnTypes", "promotionPawnTypes", "promotionPawnTypesWhite", "promotionPawnTypesBlack",
@@ -105,8 +107,9 @@ _SETS = {"pawnTypes", "promotionPawnTypes", "promotionPawnTypesWhite", "promotio
          "enPassantTypesWhite", "enPassantTypesBlack", "castlingRookPieces", "castlingRookPiecesWhite",
          "castlingRookPiecesBlack", "castlingRookPiece", "extinctionPieceTypes", "nMoveRuleTypes",
          "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "castlingKingPiece", "castlingKingPieceWhite",
-         "castlingKingPieceBlack", "flagPiece", "flagPieceWhite", "flagPieceBlack"}
+         "castlingKingPieceBlack", "flagPiece", "flagPieceWhite", "flagPieceBlack", "connectPieceTypes"}
 _TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
+_VALUES = {"win": 1, "loss": -1, "draw": 0}  # a result's value to the side it is given for
 
 
 def is_fairy(text: str) -> bool:
@@ -348,6 +351,7 @@ class _Out:
     # doubleStepRegion (Variant.initial_region): the letters of the types with initial moves, and
     # the region of each side
     initial: tuple[list[str], tuple[set[int], set[int]]] | None = None
+    initial_again: bool = False  # such a piece may stand in its region again after it moved
     drops: bool = False  # pieces in hand are dropped
     castling: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # Variant.castling
     castling_said: bool = True  # the XBetza O move says the castling (the ID text holds it)
@@ -357,6 +361,9 @@ class _Out:
     # flag_region, ...) and the losing games' (must_capture, stalemate_wins, army_extinction, ...)
     flag: dict[str, Any] = field(default_factory=dict)
     losing: dict[str, Any] = field(default_factory=dict)
+    # the connection rule (Variant.connection) with its types as the letters in connect_letters
+    connection: Connection | None = None
+    connect_letters: list[str] = field(default_factory=list)
 
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
@@ -456,9 +463,10 @@ def to_id(text: str, name: str = "custom") -> tuple[str, list[str]]:
     if not out.castling_said:
         lost.append("castling: the king's steps or its partners differ between sides or colours, which the "
                     "ID's castling (one length, the outermost piece) cannot say")
-    if out.initial and out.drops:
-        lost.append("doubleStepRegion: a piece dropped behind its region makes its initial moves once it "
-                    "reaches it; the ID's initial moves are only those of a piece that never moved")
+    if out.initial and (out.drops or out.initial_again):
+        lost.append("doubleStepRegion: a piece that arrives in its region after it moved (dropped behind it, "
+                    "or stepping on, back or sideways) makes its initial moves there; the ID's initial moves "
+                    "are only those of a piece that never moved")
     return _id_text(out), lost + _unsaid(out) + out.notes
 
 
@@ -471,7 +479,12 @@ def _unsaid(out: _Out) -> list[str]:
             "checkmateValue = win": losing.get("checkmate_wins", False),
             "extinctionValue = win": losing.get("extinction_wins", False),
             "extinctionPieceTypes = *": "army_extinction" in losing,
-            "extinctionPieceCount": losing.get("extinction_count", 0) > 0}
+            "extinctionPieceCount": losing.get("extinction_count", 0) > 0,
+            "connectN": out.connection is not None,
+            "nFoldValue": losing.get("repetition_value", 0) != 0,
+            "stalematePieceCount": losing.get("stalemate_piece_count", False),
+            "perpetualCheckIllegal": losing.get("perpetual_check_loses", False),
+            "materialCounting": losing.get("material_counting") is not None}
     return [f"{key}: a win condition of Fairy-Stockfish's that ID text cannot say" for key, on in said.items() if on]
 
 
@@ -486,6 +499,9 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.check_counts = out.check_counts
     for key, value in {**out.flag, **out.losing}.items():
         setattr(variant, key, value)
+    if out.connection is not None:
+        variant.connection = out.connection._replace(
+            types=frozenset(variant.type_by_letter(c).index for c in out.connect_letters))
     if out.flag:
         white_flag, black_flag = (variant.type_by_letter(c).index if c else 0 for c in out.flag["flag_piece"])
         variant.flag_piece = (white_flag, black_flag)
@@ -520,7 +536,8 @@ def _translate(name: str, r: _Rules) -> _Out:
     _check_keys(name, r, out)
     start = _start(name, r)
     for key, (letter, _betza) in r.pieces.items():
-        if key in _SPECIAL_PIECES and any(c.lower() == letter for c in start.board.values()):
+        if key in _SPECIAL_PIECES and any(c.lower() == letter for c in [*start.board.values(), *start.hands[0],
+                                                                           *start.hands[1]]):
             raise _refuse(name, r, key, f"the {key} {_SPECIAL_PIECES[key]}, which morphchess does not play")
     pawns = [k for k in r.sets["promotionPawnTypes"] if k in r.pieces]
     zone = _promotion_zone(name, r) if pawns else 0
@@ -540,12 +557,15 @@ def _translate(name: str, r: _Rules) -> _Out:
     p["royal"] = letters[royal] if royal else "0"  # royal=0: no royal type (the ID's default is the last)
     _end_rules(name, r, out, letters)
     _flags(name, r, out, letters)
+    _connection(name, r, out, letters)
     if _bool(r, "checkCounting", False):  # without counts in startFen Fairy-Stockfish's next check wins
         out.check_counts = start.checks or (1, 1)
     extinction = "extinction" in p or "army_extinction" in out.losing
     stalemate = p["stalemate"] == "loss" or out.losing.get("stalemate_wins", False)
-    if not royal and not extinction and not out.flag and not stalemate:
-        raise _refuse(name, r, "king", "a game without a king needs an extinction, flag or stalemate rule to be won")
+    counted = out.losing.get("material_counting") is not None  # its draws are won (Capture the Queen)
+    if not royal and not extinction and not out.flag and not stalemate and out.connection is None and not counted:
+        raise _refuse(name, r, "king", "a game without a king needs an extinction, flag, connection, stalemate or "
+                                       "material-counting rule to be won")
     placed = {c.isupper() for c in start.board.values() if royal and c.upper() == letters[royal]}
     if royal and len(placed) < 2 and not extinction:
         sides = " and ".join(side for side, upper in (("White", True), ("Black", False)) if upper not in placed)
@@ -606,10 +626,11 @@ def _promotion_zone(name: str, r: _Rules) -> int:
 
 def _moves(name: str, r: _Rules, start: _Start, out: _Out) -> dict[str, str]:
     """Each piece's XBetza: its Fairy-Stockfish moves, the pawn's double step, the king's castling."""
-    initial, regions = _double_step_region(name, r, start)
+    initial, regions, again = _double_step_region(name, r, start)
     double = bool(initial)
     if initial:
         out.initial = ([r.pieces[k][0].upper() for k in initial], regions)
+        out.initial_again = again
     ep_types = set(r.sets["enPassantTypes"])
     ep_region = [_region(r, k) for k in ("enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack")]
     no_ep = any(reg is not None and not reg for reg in ep_region)
@@ -650,13 +671,13 @@ def without_lame_leaps(betza: str) -> tuple[str, list[str]]:
     return "".join(kept), lost
 
 
-def _double_step_region(name: str, r: _Rules, start: _Start) -> tuple[list[str], tuple[set[int], set[int]]]:
-    """The pieces with double (initial) steps (none: []) and each side's region.  Fairy-Stockfish
-    allows them to pieces in the region: read as :attr:`Variant.initial_region`, a piece arriving
-    there (a pawn dropped on the first rank that steps to the second) counts as unmoved.  Read when
-    each such piece moves only forward and either starts on one rank, inside the region, with no
-    region square ahead, or never stands in the region at all (then it has no initial moves).
-    Refused otherwise."""
+def _double_step_region(name: str, r: _Rules, start: _Start) -> tuple[list[str], tuple[set[int], set[int]], bool]:
+    """The pieces with double (initial) steps (none: []), each side's region, and whether a piece
+    may arrive in its region again after it moved.  Fairy-Stockfish allows them to pieces in the
+    region: read as :attr:`Variant.initial_region`, a piece arriving there (a pawn dropped on the
+    first rank that steps to the second, a Torpedo pawn anywhere, a sideways pawn along its rank)
+    counts as unmoved.  Read when every start square of each such piece is inside the region, or
+    when the piece can never stand in it (then it has no initial moves).  Refused otherwise."""
     initial = [k for k, (_c, m) in r.pieces.items() if (k == "pawn" and _bool(r, "doubleStep", True)) or
                (k != "pawn" and "i" in m)]
     regions = []
@@ -668,29 +689,32 @@ def _double_step_region(name: str, r: _Rules, start: _Start) -> tuple[list[str],
         if reg is None:  # Fairy-Stockfish's defaults are the second and the seventh rank
             reg = {default_rank * r.files + f for f in range(r.files)} if r.ranks >= 8 else set()
         regions.append(reg)
-    used = set()
+    used, again = set(), False
     for k in initial:
         letter, betza = r.pieces[k]
         try:
             pm = parse(betza)
         except BetzaError as e:
             raise _refuse(name, r, k, str(e)) from None
-        if pm.hops or pm.paths or any(st.dy <= 0 for st in pm.steps if not st.initial):
-            raise _refuse(name, r, k, "a piece with initial moves that can come back to its start rank: "
-                                      "Fairy-Stockfish allows them again there, morphchess only unmoved")
+        if pm.hops or pm.paths:
+            raise _refuse(name, r, k, "a piece with initial moves that hops or moves in legs: where it may "
+                                      "stand in its region again is not worked out")
+        back = any(st.dy <= 0 for st in pm.steps if not st.initial)  # it may step back or sideways
         for colour, reg in enumerate(regions):
             starts = {sq for sq, c in start.board.items() if c == (letter.upper() if colour == 0 else letter)}
             if not starts:
                 continue
             inside = reg & starts
-            if reg & _ahead(r, starts, colour) or (inside and inside != starts):
+            later = bool(reg & _ahead(r, starts, colour)) or (back and bool(reg))
+            again = again or later
+            if (inside and inside != starts) or (not inside and later):
                 raise _refuse(name, r, "doubleStepRegionWhite" if colour == 0 else "doubleStepRegionBlack",
                               f"initial moves of the {k}: morphchess allows them from start squares, "
                               "Fairy-Stockfish from this region")
             used.add(bool(inside))
     if len(used) > 1 or (used == {False} and any(k != "pawn" for k in initial)):
         raise _refuse(name, r, "doubleStepRegionWhite", "initial moves for some pieces or sides only")
-    return (initial if used == {True} else []), (regions[0], regions[1])
+    return (initial if used == {True} else []), (regions[0], regions[1]), again
 
 
 def _ahead(r: _Rules, squares: set[int], colour: int) -> set[int]:
@@ -789,6 +813,57 @@ def _flags(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
                 "flag_blocked_win": _bool(r, "flagPieceBlockedWin", False)}
 
 
+def _connection(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
+    """The connection rules (:attr:`Variant.connection`): n in a row, an n x n block, n on a line,
+    a chain between two regions; in the directions the keys switch on."""
+    sizes = {}
+    for key in ("connectN", "connectNxN", "collinearN"):
+        sizes[key] = _number(r.keys.get(key, "0"), Section(name, "", {}, "", 0), key)
+    regions = tuple((frozenset(_region(r, f"connectRegion1{side}") or ()),
+                     frozenset(_region(r, f"connectRegion2{side}") or ())) for side in ("White", "Black"))
+    if not any(sizes.values()) and not any(first and second for first, second in regions):
+        return
+    value = r.keys.get("connectValue", "win").lower()
+    if value not in _VALUES:
+        raise _refuse(name, r, "connectValue", "a connection wins, loses or draws")
+    directions = [d for key, ds in (("connectHorizontal", (EAST,)), ("connectVertical", (NORTH,)),
+                                    ("connectDiagonal", DIAGONALS)) if _bool(r, key, True) for d in ds]
+    types = r.sets.get("connectPieceTypes") or ["*"]
+    out.connect_letters = [] if "*" in types else [letters[k] for k in types if k in letters]
+    if "*" not in types and not out.connect_letters:
+        return  # none of the pieces that connect is in the game: no connection can be made
+    out.connection = Connection(frozenset(), tuple(directions), sizes["connectN"], sizes["connectNxN"],
+                                sizes["collinearN"], regions, _VALUES[value])
+
+
+def _n_move_types(r: _Rules, out: _Out) -> None:
+    """A warning where ``nMoveRuleTypes`` names other types than morphchess's n-move count
+    resets on (the promoting types and those named ... pawn: :meth:`Variant.is_pawn_like`)."""
+    theirs = {k for k in r.sets.get("nMoveRuleTypes", []) if k in r.pieces}
+    ours = {k for k in r.pieces if k in r.sets["promotionPawnTypes"] or (k != "king" and k.lower().endswith("pawn"))}
+    if theirs != ours and r.keys.get("nMoveRule", "50") != "0":
+        out.notes.append(f"nMoveRuleTypes: Fairy-Stockfish's n-move count is reset by the moves of "
+                         f"{', '.join(sorted(theirs)) or 'no type'}, morphchess's by those of "
+                         f"{', '.join(sorted(ours)) or 'no type'}: games may end differently")
+
+
+def _draw_scoring(name: str, r: _Rules, out: _Out) -> None:
+    """How repetitions, stalemates and draws score (:attr:`Variant.repetition_value`,
+    ``repetition_absolute``, ``perpetual_check_loses``, ``stalemate_piece_count``,
+    ``material_counting``)."""
+    folds = r.keys.get("nFoldValue", "draw").lower()
+    if folds not in _VALUES:
+        raise _refuse(name, r, "nFoldValue", "a repetition wins, loses or draws")
+    counting = r.keys.get("materialCounting", "none").lower()
+    if counting not in ("none", "unweighted", "whitedrawodds", "blackdrawodds"):
+        raise _refuse(name, r, "materialCounting", "morphchess counts material unweighted or gives draw odds; "
+                                                   "Janggi's weights need Janggi's pieces")
+    out.losing.update(repetition_value=_VALUES[folds], repetition_absolute=_bool(r, "nFoldValueAbsolute", False),
+                      stalemate_piece_count=_bool(r, "stalematePieceCount", False),
+                      perpetual_check_loses=_bool(r, "perpetualCheckIllegal", False),
+                      material_counting=None if counting == "none" else counting)
+
+
 def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
     """Stalemate, checkmate, the n-move and repetition rules, extinction and bare king."""
     p = out.params
@@ -802,10 +877,12 @@ def _end_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None
     out.losing.update(must_capture=_bool(r, "mustCapture", False), stalemate_wins=stalemate == "win",
                       checkmate_wins=checkmate == "win")
     p["fiftyMoves"] = r.keys.get("nMoveRule", "50")
+    _n_move_types(r, out)
     folds = r.keys.get("nFoldRule", "3")
     if folds == "1":
         raise _refuse(name, r, "nFoldRule", "a repetition count of 1 ends every game at once")
     p["repetitions"] = folds
+    _draw_scoring(name, r, out)
     value = r.keys.get("extinctionValue", "none").lower()
     types = r.sets.get("extinctionPieceTypes", [])
     if value == "none" or not types:

@@ -23,7 +23,7 @@ MAX_QUERY = 200  # characters of a search
 FEATURES = ("drops", "morphs", "hoppers", "castling", "promotion", "shogi-promotion", "shuffle", "holes",
             "transforms", "multi-leg", "extinction", "bare-king", "no-royal", "flag", "check-count", "must-capture")
 # Built-ins written as ID text that Fairy-Stockfish knows under a name of its own.
-_FAIRY_NAMES = {"chess": "chess", "chess960": "fischerandom", "xiangqi": "xiangqi"}
+_FAIRY_NAMES = {"chess": "chess", "chess960": "fischerandom", "caparandom": "caparandom", "xiangqi": "xiangqi"}
 
 
 @dataclass(frozen=True)

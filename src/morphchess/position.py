@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .connection import connected
 from .errors import InputError
 from .move import Kind, Move
 from .pieces import code
@@ -1108,19 +1109,19 @@ class Position:
 
     def repetitions(self) -> int:
         """How often the current position has occurred since the position was set up."""
-        n = 1
+        return 1 + len(self._repeats())
+
+    def _repeats(self) -> list[int]:
+        """How many plies ago the current position occurred before, nearest first."""
         h = self.hash
         back = min(self.halfmove, len(self._stack))
-        for i in range(2, back + 1, 2):
-            if self._stack[-i].hash == h:
-                n += 1
-        return n
+        return [i for i in range(2, back + 1, 2) if self._stack[-i].hash == h]
 
     def outcome(self, legal: list | None = None) -> Outcome | None:
         """The result if the game is over in this position, else None.
 
-        Order: bare king, then checkmate/stalemate, then the draws (fifty moves,
-        repetition, kings only), each switchable in the variant.
+        Order: extinction, flag, check count, connection, bare king, then checkmate/stalemate,
+        then the draws (fifty moves, repetition, kings only), each switchable in the variant.
         """
         v = self.variant
         us, them = self.turn, self.turn ^ 1
@@ -1138,6 +1139,9 @@ class Position:
                 return flag
         if self.checks is not None and not self.checks[them]:
             return Outcome("check count", them)
+        if v.connection is not None and self.connected(them):
+            value = v.connection.value
+            return Outcome("connection", them if value > 0 else (us if value < 0 else None))
         if self.t.succession and not self.royals[us]:  # a double capture took the last two
             return Outcome("royal capture", them)
         if v.baring is not None:
@@ -1147,27 +1151,75 @@ class Position:
         if not legal:
             if self.in_check():
                 return Outcome("checkmate", us if v.checkmate_wins else them)
-            return Outcome("stalemate", them if v.stalemate_loses else (us if v.stalemate_wins else None))
+            return self._scored("stalemate", self._stalemate_value())
         if v.fifty_moves and self.halfmove >= 2 * v.fifty_moves:
-            return Outcome("fifty moves", None)
+            return self._scored("fifty moves", 0)
         if v.repetitions and self.repetitions() >= v.repetitions:
-            return Outcome("repetition", None)
+            value = v.repetition_value
+            value = -value if v.repetition_absolute and us == BLACK else value
+            perpetual = self._perpetual_check() if v.perpetual_check_loses else None
+            return self._scored("repetition", value if perpetual is None else perpetual)
         if (all(not p or self.t.royal[p] for p in self.board) and not any(map(any, self.hands))
                 and v.kings_only_draw() and not any(self.guarded(c) != self.royals[c] for c in (WHITE, BLACK))):
             return Outcome("insufficient material", None)  # a successor beside a royal piece may mate
         return None
 
+    def _scored(self, termination: str, value: int) -> Outcome:
+        """The outcome worth ``value`` to the side to move (1 won, -1 lost, 0 drawn); a draw goes to
+        the variant's material counting (:attr:`Variant.material_counting`) where it has one."""
+        us = self.turn
+        counting = self.variant.material_counting
+        if not value and counting:
+            if counting == "unweighted":
+                mine, theirs = self._on_board(us), self._on_board(us ^ 1)
+                value = (mine > theirs) - (mine < theirs)
+            else:
+                value = 1 if (counting == "whitedrawodds") == (us == WHITE) else -1
+        return Outcome(termination, None if not value else (us if value > 0 else us ^ 1))
+
+    def _perpetual_check(self) -> int | None:
+        """Fairy-Stockfish's ``perpetualCheckIllegal`` on a repetition: the side that gave check in
+        every position from the first of the repeated ones to this one, while the other did not,
+        loses (1 or -1 for the side to move; 0 where both did); None where neither did.  The moves
+        since that position are taken back to look, and made again."""
+        plies = self._repeats()[self.variant.repetitions - 2]
+        checked, moves = [self.in_check()], []
+        for _ in range(plies):
+            moves.append(self._stack[-1].move)
+            self.unmake()
+            checked.append(self.in_check())
+        for m in reversed(moves):
+            self.make(m)
+        them, us = all(checked[0::2]), all(checked[1::2])  # the side to move was in check / the other was
+        if them and us:
+            return 0
+        return 1 if them else (-1 if us else None)
+
+    def _stalemate_value(self) -> int:
+        """What stalemate is worth to the stalemated side to move; with
+        :attr:`Variant.stalemate_piece_count` the side with fewer pieces on the board gets the
+        stalemate's value and the other its opposite (equal counts: a draw)."""
+        v = self.variant
+        value = -1 if v.stalemate_loses else (1 if v.stalemate_wins else 0)
+        if not v.stalemate_piece_count:
+            return value
+        mine, theirs = self._on_board(self.turn), self._on_board(self.turn ^ 1)
+        return 0 if mine == theirs else (value if mine < theirs else -value)
+
     def decided(self) -> bool:
         """Is the game over before any move, as Fairy-Stockfish ends it: a side has lost an
         extinction type, a flag rule ends it, the side that just moved gave its last check, the side
         that just moved is bare while the other is not, or the side to move is bare and cannot bare
-        the other (which has two or more pieces beside its royal ones)."""
+        the other (which has two or more pieces beside its royal ones), or the side that just moved
+        made a connection."""
         us, them = self.turn, self.turn ^ 1
         if (self.t.extinction or self.variant.army_extinction is not None) and (self.extinct(us) or self.extinct(them)):
             return True
         if self.t.flags and self._flag_outcome() is not None:
             return True
         if self.checks is not None and not self.checks[them]:
+            return True
+        if self.variant.connection is not None and self.connected(them):
             return True
         if self.variant.baring is None:
             return False
@@ -1188,6 +1240,16 @@ class Position:
                        for ti in t.extinction)
         have = {t.type_of[p] for p in self.board if p and p & 1 == colour}
         return any(ti not in have and not hand[ti] for ti in t.extinction)
+
+    def connected(self, colour: int) -> bool:
+        """Do ``colour``'s pieces on the board make the variant's connection (:attr:`Variant.connection`)?"""
+        v = self.variant
+        rule = v.connection
+        if rule is None:
+            return False
+        types = rule.types
+        mine = {sq for sq, p in enumerate(self.board) if p and p & 1 == colour and (not types or p >> 2 in types)}
+        return connected(rule, mine, colour, v.files, v.ranks)
 
     def flag_reached(self, colour: int) -> bool:
         """Do enough of ``colour``'s flag pieces stand in its flag region (:attr:`Variant.flag_region`)?"""
@@ -1229,9 +1291,13 @@ class Position:
         legal = [m for m in self._legal() if m[1] in region and self.board[m[0]] >> 2 == ti and m[3] is not DROP]
         return any(not self.gives_check(m) for m in legal) if self.t.no_checks else bool(legal)
 
+    def _on_board(self, colour: int) -> int:
+        """How many pieces ``colour`` has on the board."""
+        return sum(1 for p in self.board if p and p & 1 == colour)
+
     def _army(self, colour: int) -> int:
         """How many pieces ``colour`` has, on the board and in hand."""
-        return sum(1 for p in self.board if p and p & 1 == colour) + sum(self.hands[colour])
+        return self._on_board(colour) + sum(self.hands[colour])
 
     def _bare_king(self, us: int, legal: list) -> Outcome | None:
         mine, theirs = self.material(us), self.material(us ^ 1)

@@ -157,7 +157,7 @@ class Tables:
         self.check_counting = v.check_counts is not None  # Position.checks
         # Position.decided: rules that may end a game before any move is made
         self.ends_early = (bool(self.extinction) or self.flags or self.check_counting or v.baring is not None
-                           or v.army_extinction is not None)
+                           or v.army_extinction is not None or v.connection is not None)
         self.partner_of = self._castling_partners(v)
         self.fischer = self._fischer_castling(v)
         # castling types that are not royal (a king named by extinction=) castle with no regard to attacks

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .betza import PieceMoves
+from .connection import Connection
 from .errors import InputError, quote
 from .pieces import BLACK, WHITE, code
 from .shuffle import shuffled
@@ -144,6 +145,22 @@ class Variant(_Freezable):
     army_extinction: int | None = None
     extinction_count: int = 0  # a side with at most this many pieces of an extinction type has lost it
     extinction_wins: bool = False
+    # Connection games (Fairy-Stockfish's connectN, connectNxN, collinearN, connectRegion...): the
+    # rule the side that has just moved may complete (morphchess.connection); None: no such rule
+    connection: Connection | None = None
+    # How drawn games score (Fairy-Stockfish's nFoldValue, nFoldValueAbsolute, stalematePieceCount,
+    # materialCounting): a repetition's value for the side to move (1 win, -1 loss, 0 draw; for
+    # White where repetition_absolute, then negated when Black is to move); a stalemate won by the side
+    # with fewer pieces and lost by the other (with stalemate_wins; the other way round otherwise);
+    # and a draw by the n-move rule, repetition or stalemate decided by material_counting:
+    # "unweighted" (more pieces win), "whitedrawodds" (White wins) or "blackdrawodds" (Black wins)
+    repetition_value: int = 0
+    repetition_absolute: bool = False
+    stalemate_piece_count: bool = False
+    material_counting: str | None = None
+    # Fairy-Stockfish's perpetualCheckIllegal: a repetition in which one side gave check at every
+    # move loses for that side (both sides: a draw)
+    perpetual_check_loses: bool = False
     # how the board is drawn (morphchess.boardstyle): "chequered" squares, or "xiangqi": pieces on the
     # points of lines, with river and palaces, and Chinese piece faces
     board_style: str = "chequered"
@@ -279,9 +296,10 @@ class Variant(_Freezable):
 
     def kings_only_draw(self) -> bool:
         """Is a board of royal pieces only a draw?  Only where every royal type reaches just the
-        squares next to it and keeps its type wherever it goes (kings can then never win), and no
-        flag rule lets a king win by walking."""
-        return self.derived("kings_only_draw", self._royals_are_kings) and not any(self.flag_region)
+        squares next to it and keeps its type wherever it goes (kings can then never win), no
+        flag rule lets a king win by walking, and no material counting scores the draw."""
+        return (self.derived("kings_only_draw", self._royals_are_kings) and not any(self.flag_region)
+                and self.material_counting is None)
 
     def _royals_are_kings(self) -> bool:
         t = self.tables

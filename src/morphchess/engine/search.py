@@ -203,10 +203,10 @@ class _Searcher:
         # a side with no legal move: mated or stalemated, lost, won or drawn as the variant says
         self.mated_sign = 1 if v.checkmate_wins else -1
         self.stalemated_sign = -1 if v.stalemate_loses else 1 if v.stalemate_wins else 0
-        # flag, check-count and army rules end games before the moves run out (Position.decided)
+        # flag, check-count, army and connection rules end games before the moves run out (Position.decided)
         self.kings_only_draw = v.kings_only_draw()
         self.win_rules = bool(pos.t.flags or pos.t.check_counting or v.army_extinction is not None
-                              or v.extinction_wins)
+                              or v.extinction_wins or v.connection is not None)
         self.fifty = 2 * v.fifty_moves if v.fifty_moves else 10 ** 9
         self.repetition = bool(v.repetitions)
         self.tt: TranspositionTable = tt or v.derived(("transposition table",), TranspositionTable)
