@@ -368,7 +368,8 @@ def _en_passant(variant: Variant, codes: list[int], turn: int, ep: str) -> tuple
     victim = _stepper(variant, codes, turn, squares)
     if victim is None:
         raise FenError(f"en-passant field {quote(ep)}: no piece of the side that just moved stands behind it")
-    if not variant.tables.has_initial[codes[victim]]:
+    promoted = variant.in_zone(colour_of(codes[victim]), victim)  # a double step may end in promotion
+    if not variant.tables.has_initial[codes[victim]] and not promoted:
         raise FenError(f"en-passant field {quote(ep)}: the {variant.type(type_of(codes[victim])).name} on "
                        f"{variant.square_name(victim)} has no double step")
     for sq in squares:
