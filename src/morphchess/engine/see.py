@@ -48,9 +48,17 @@ def _least_attacker(b: list[int], att: tuple, value: list[int]) -> int:
                 break
     for src, blockers, codes in lame:
         p = b[src]
-        if p in codes and value[p] < best_value and not any(b[x] for x in blockers):
+        if p in codes and value[p] < best_value and _empty(b, blockers):
             best, best_value = src, value[p]
     return best
+
+
+def _empty(b: list[int], squares) -> bool:
+    """Are all ``squares`` empty on ``b``?"""
+    for x in squares:
+        if b[x]:
+            return False
+    return True
 
 
 def _landing(t, p: int, to: int, value: list[int]) -> int:
