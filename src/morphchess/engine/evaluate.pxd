@@ -7,6 +7,12 @@ from morphchess.position cimport Position
 
 cdef class EvalTables:
     cdef dict __dict__
+    cdef public object variant, square_eg
+    cdef public list pst, value, order_value, counts, pawnlike, gainers, kind, colour, type_colour, square_colour
+    cdef public list phase_value, zone, ring, front, pawn_attacks, royal_eg, mobility_weight, mobility_unsafe
+    cdef public dict pawn_cache, term_values
+    cdef public Py_ssize_t phase_start
+    cdef public bint unsafe_apart
 
     @cython.locals(weight=list, unsafe=list, colour=list, board=list, size=Py_ssize_t, marks=tuple, side=Py_ssize_t,
                    mark=list, r=Py_ssize_t, s=Py_ssize_t, sq=Py_ssize_t, p=Py_ssize_t, units=list, attackers=list,

@@ -34,6 +34,7 @@ its configuration (:mod:`.config`) gives it its own.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 
 from ..betza import leap_path
@@ -124,11 +125,7 @@ class EvalTables:
     (default: the plain :class:`~.config.EngineConfig`; the search's are :func:`~.config.config_for`'s).
     """
 
-    def __init__(self, variant: Variant, phase: float = 1.0, base: EvalTables | None = None,
-                 config: EngineConfig | None = None) -> None:
-        if base is not None:
-            self._rephase(base, phase)
-            return
+    def __init__(self, variant: Variant, phase: float = 1.0, config: EngineConfig | None = None) -> None:
         t = variant.tables
         self.variant = variant
         self.config = w = config or EngineConfig()
@@ -413,12 +410,13 @@ class EvalTables:
             eg += sign * doubled * extra
         return mg, eg
 
-    def _rephase(self, base: EvalTables, phase: float) -> None:
-        """These tables are ``base``'s with the royal rows for ``phase`` (the other rows are shared)."""
-        vars(self).update(vars(base))
+    def rephased(self, phase: float) -> EvalTables:
+        """These tables with the royal rows for ``phase`` (the other rows are shared)."""
+        other = copy.copy(self)
         t = self.variant.tables
-        self.pst = [self._row(c, phase, None) if t.valid[c] and t.royal[c] else row
-                    for c, row in enumerate(base.pst)]
+        other.pst = [self._row(c, phase, None) if t.valid[c] and t.royal[c] else row
+                     for c, row in enumerate(self.pst)]
+        return other
 
     def _row(self, c: int, phase: float, worth: list[float] | None) -> list[int]:
         """The signed piece-square row of code ``c``: its weighted :meth:`terms` summed, and its type's
@@ -486,10 +484,9 @@ class EvalTables:
         sign = 1 if pos.turn == 0 else -1
         best = 0
         for m in pos.captures(self.gainers):
-            if pos.capture_square(m) is None:
-                g = sign * (pst[m.piece][m.target] - pst[b[m.origin]][m.origin])
-                if g > best and not (safe and pos.attacked(m.target, pos.turn ^ 1)):
-                    best = g
+            g = sign * (pst[m.piece][m.target] - pst[b[m.origin]][m.origin])
+            if g > best and pos.capture_square(m) is None and not (safe and pos.attacked(m.target, pos.turn ^ 1)):
+                best = g
         return best
 
     def evaluate(self, board: list[int]) -> int:
@@ -535,7 +532,7 @@ def eval_tables(variant: Variant, phase: float) -> EvalTables:
     base = variant.derived(("eval tables", 1.0), lambda: EvalTables(variant, 1.0, config=config_for(variant)))
     if phase == 1.0:
         return base
-    return variant.derived(("eval tables", phase), lambda: EvalTables(variant, phase, base))
+    return variant.derived(("eval tables", phase), lambda: base.rephased(phase))
 
 
 def game_phase(variant: Variant, board: list[int]) -> float:

@@ -6,6 +6,7 @@ cimport cython
 from morphchess.position cimport Position
 from morphchess.tables cimport Tables
 from morphchess.engine.tt cimport TranspositionTable
+from morphchess.engine.evaluate cimport EvalTables
 from morphchess.engine.movepick cimport order_key
 from morphchess.engine.see cimport see
 
@@ -17,7 +18,8 @@ cdef class _Searcher:
     cdef public Position pos
     cdef public Tables t
     cdef public TranspositionTable tt
-    cdef public object et, config, stop, node_limit
+    cdef public EvalTables et
+    cdef public object config, stop, node_limit
     cdef public Py_ssize_t nodes, dynamic, mobility, attack, tempo, safe, rfp, razor, fifty, extend_limit
     cdef public Py_ssize_t mated_sign, stalemated_sign
     cdef public bint qtt, lazy, exact, baring, bare_immediate, extinction, succession, kings_only_draw
@@ -26,6 +28,8 @@ cdef class _Searcher:
     cdef public list killers, path
     cdef public dict history
 
+    @cython.locals(pos=Position, b=list, pst=list, frm=Py_ssize_t, to=Py_ssize_t, new=Py_ssize_t, d=Py_ssize_t,
+                   cap=Py_ssize_t, pfrom=Py_ssize_t, pto=Py_ssize_t, pnew=Py_ssize_t, unloaded=Py_ssize_t)
     cpdef tuple _make(self, m)
     cpdef _unmake(self, Py_ssize_t cap)
     cpdef _tick(self)
