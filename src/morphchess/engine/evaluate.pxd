@@ -5,6 +5,8 @@
 cimport cython
 from morphchess.position cimport Position
 
+cdef Py_ssize_t PAWN, ROYAL, PIECE, BOUND, GUARDED, NEAR  # C constants: compared at every square
+
 cdef class EvalTables:
     cdef dict __dict__
     cdef public object variant, square_eg
