@@ -325,7 +325,7 @@ class Features:
         phase = round(game_phase(self.variant, pos.board), 1)
         et = self.phases.get(phase)
         if et is None:
-            et = self.phases[phase] = EvalTables(self.variant, phase, self.base)
+            et = self.phases[phase] = self.base.rephased(phase)
         t = self.variant.tables
         out = [0.0] * len(self.tables)
         index = self.table_index

@@ -206,3 +206,30 @@ def test_made_up_positions_agree(data, name):
         pos.unmake()
         assert snapshot(pos) == before, f"make/unmake of {move_text(m)}"
 
+
+
+def searched(package: ModuleType, name: str, seed: int, plies: int, nodes: int) -> tuple:
+    """What ``package``'s engine finds, with a fresh transposition table and ``nodes`` nodes, after
+    ``plies`` seeded random moves of ``name``: the best move, score, mate, depth, nodes and line."""
+    pos = package.Position(variant(package, name))
+    rng = random.Random(seed)
+    for _ in range(plies):
+        moves = pos.legal_moves()
+        if not moves or pos.outcome(moves) is not None:
+            break
+        pos.make(rng.choice(moves))
+    before = snapshot(pos)
+    engine, tt = (importlib.import_module(f"{package.__name__}.engine{part}") for part in ("", ".tt"))
+    r = engine.search(pos, nodes=nodes, tt=tt.TranspositionTable())
+    assert snapshot(pos) == before
+    return (move_text(r.move) if r.move else None, r.score, r.mate, r.depth, r.nodes,
+            [move_text(m) for m in r.pv])
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_the_engine_searches_as_its_source(name):
+    """The compiled engine (search, ordering, exchange evaluation, evaluation, table) against its
+    source at a fixed number of nodes, from the start and from a seeded random position."""
+    pure = source_copy()
+    for seed, plies in ((1, 0), (2, 8)):
+        assert searched(morphchess, name, seed, plies, 1500) == searched(pure, name, seed, plies, 1500)

@@ -40,6 +40,12 @@ cdef class Position:
     cpdef list legal_moves(self)
     cpdef list _legal(self)
     cpdef bint is_safe(self, m)
+    @cython.locals(b=list, p=Py_ssize_t, mine=Py_ssize_t, q=Py_ssize_t, to=Py_ssize_t, n=Py_ssize_t,
+                   total=Py_ssize_t, entry=tuple, leaps=tuple, slides=tuple)
+    cpdef tuple reach_marks(self, Py_ssize_t sq, list marks)
+    cpdef object capture_square(self, m)
+    @cython.locals(sq=object)
+    cpdef Py_ssize_t captured(self, m) except? -1
     cpdef make(self, m)
     cpdef unmake(self)
     cpdef perft(self, Py_ssize_t depth)

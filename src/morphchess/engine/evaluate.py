@@ -34,6 +34,7 @@ its configuration (:mod:`.config`) gives it its own.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 
 from ..betza import leap_path
@@ -124,11 +125,7 @@ class EvalTables:
     (default: the plain :class:`~.config.EngineConfig`; the search's are :func:`~.config.config_for`'s).
     """
 
-    def __init__(self, variant: Variant, phase: float = 1.0, base: EvalTables | None = None,
-                 config: EngineConfig | None = None) -> None:
-        if base is not None:
-            self._rephase(base, phase)
-            return
+    def __init__(self, variant: Variant, phase: float = 1.0, config: EngineConfig | None = None) -> None:
         t = variant.tables
         self.variant = variant
         self.config = w = config or EngineConfig()
@@ -173,7 +170,8 @@ class EvalTables:
         self.royal = [bool(t.valid[c] and t.royal[c]) for c in range(n)]
         self.phase_value = [0 if not t.valid[c] or self.royal[c] or self.pawnlike[c] else self.value[c]
                             for c in range(n)]
-        start = sum(self.phase_value[p] for p in Position(variant).board if p)
+        board = Position(variant).board
+        start = sum(self.phase_value[p] for p in board if p)
         self.phase_start = start or 1
         self.bound = [False] * n
         for c in range(n):
@@ -260,11 +258,10 @@ class EvalTables:
                         mark[s] |= GUARDED
         units, attackers = [0, 0], [0, 0]
         score = 0.0
-        reach_marks = pos.reach_marks
         for sq, p in enumerate(board):
             if p and (weight[p] or unsafe[p]):
                 mine = colour[p]
-                n, tags = reach_marks(sq, marks[mine])  # squares reached; the sum of their marks
+                n, tags = pos.reach_marks(sq, marks[mine])  # squares reached; the sum of their marks
                 bad = tags // GUARDED
                 worth = weight[p] * (n - bad) + unsafe[p] * bad
                 score += worth if mine == WHITE else -worth
@@ -344,13 +341,15 @@ class EvalTables:
             front = self.front[colour]
             own = pawns[colour]
             for sq, _p in royals[colour]:
-                zone = self.zone[sq]
-                near = sum(1 for x in pieces[colour ^ 1] if x in zone)
-                shelter = sum(1 for x in front[sq] if x in own)
+                near = _count_in(pieces[colour ^ 1], self.zone[sq])
+                shelter = _count_in(front[sq], own)
                 mg += sign * (attackers * near + shelters * shelter)
-        pairs = sum((1 if side == WHITE else -1) for (_type, side), seen in colours.items() if len(seen) == 2)
+        pairs = 0
+        for (_type, side), seen in colours.items():
+            if len(seen) == 2:
+                pairs += 1 if side == WHITE else -1
         if self.square_eg is not None:
-            eg += sum(self.square_eg[p][sq] for sq, p in enumerate(board) if p)
+            eg += _table_sum(self.square_eg, board)
         score = phase * mg + (1 - phase) * eg + w["pair"] * pairs
         if w["taper"] and not root_phase:
             for colour in (0, 1):
@@ -403,17 +402,21 @@ class EvalTables:
                     s_eg += supported
                 mg += sign * s_mg
                 eg += sign * s_eg
-            extra = sum(c - 1 for c in cnt if c > 1)
+            extra = 0
+            for c in cnt:
+                if c > 1:
+                    extra += c - 1
             mg += sign * doubled * extra
             eg += sign * doubled * extra
         return mg, eg
 
-    def _rephase(self, base: EvalTables, phase: float) -> None:
-        """These tables are ``base``'s with the royal rows for ``phase`` (the other rows are shared)."""
-        self.__dict__.update(base.__dict__)
+    def rephased(self, phase: float) -> EvalTables:
+        """These tables with the royal rows for ``phase`` (the other rows are shared)."""
+        other = copy.copy(self)
         t = self.variant.tables
-        self.pst = [self._row(c, phase, None) if t.valid[c] and t.royal[c] else row
-                    for c, row in enumerate(base.pst)]
+        other.pst = [self._row(c, phase, None) if t.valid[c] and t.royal[c] else row
+                     for c, row in enumerate(self.pst)]
+        return other
 
     def _row(self, c: int, phase: float, worth: list[float] | None) -> list[int]:
         """The signed piece-square row of code ``c``: its weighted :meth:`terms` summed, and its type's
@@ -481,16 +484,14 @@ class EvalTables:
         sign = 1 if pos.turn == 0 else -1
         best = 0
         for m in pos.captures(self.gainers):
-            if pos.capture_square(m) is None:
-                g = sign * (pst[m.piece][m.target] - pst[b[m.origin]][m.origin])
-                if g > best and not (safe and pos.attacked(m.target, pos.turn ^ 1)):
-                    best = g
+            g = sign * (pst[m.piece][m.target] - pst[b[m.origin]][m.origin])
+            if g > best and pos.capture_square(m) is None and not (safe and pos.attacked(m.target, pos.turn ^ 1)):
+                best = g
         return best
 
     def evaluate(self, board: list[int]) -> int:
         """Static score of a board from White's point of view (the search updates it incrementally)."""
-        pst = self.pst
-        return sum(pst[p][sq] for sq, p in enumerate(board) if p)
+        return _table_sum(self.pst, board)
 
 
 def attack_units(units: list[int], attackers: list[int]) -> list[int]:
@@ -498,6 +499,24 @@ def attack_units(units: list[int], attackers: list[int]) -> list[int]:
     counts: the squared number of squares next to enemy royal pieces its pieces reach (at most
     :data:`ATTACK_UNITS`), when at least two pieces reach one, else 0."""
     return [min(u, ATTACK_UNITS) ** 2 if a >= 2 else 0 for u, a in zip(units, attackers)]
+
+
+def _count_in(squares, among) -> int:
+    """How many of ``squares`` are in ``among``."""
+    n = 0
+    for x in squares:
+        if x in among:
+            n += 1
+    return n
+
+
+def _table_sum(rows: list, board: list[int]):
+    """The sum of ``rows[piece][square]`` over the pieces on ``board``, in square order."""
+    total = 0
+    for sq, p in enumerate(board):
+        if p:
+            total += rows[p][sq]
+    return total
 
 
 def _targets(t, c: int, sq: int) -> list[tuple[int, tuple]]:
@@ -513,7 +532,7 @@ def eval_tables(variant: Variant, phase: float) -> EvalTables:
     base = variant.derived(("eval tables", 1.0), lambda: EvalTables(variant, 1.0, config=config_for(variant)))
     if phase == 1.0:
         return base
-    return variant.derived(("eval tables", phase), lambda: EvalTables(variant, phase, base))
+    return variant.derived(("eval tables", phase), lambda: base.rephased(phase))
 
 
 def game_phase(variant: Variant, board: list[int]) -> float:

@@ -14,6 +14,7 @@ scored before its stage.  Every legal move comes exactly once.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import itemgetter
 
 from ..move import Move
 from ..position import Position
@@ -25,6 +26,7 @@ HASH_KEY = 1 << 30
 CAPTURE_KEY = 1 << 24
 GAIN_KEY = 1 << 23
 KILLER_KEY = 1 << 22
+_FIRST = itemgetter(0)
 
 
 def order_key(pos: Position, m: Move, pst: list, order_value: list, killers: list, history: dict) -> int:
@@ -44,8 +46,10 @@ def order_key(pos: Position, m: Move, pst: list, order_value: list, killers: lis
 
 def ordered(pos: Position, moves: list, pst: list, order_value: list, killers: list, history: dict) -> list:
     """``moves`` sorted by :func:`order_key`, first tried first."""
-    keyed = [(order_key(pos, m, pst, order_value, killers, history), m) for m in moves]
-    keyed.sort(key=lambda k: k[0], reverse=True)
+    keyed = []
+    for m in moves:
+        keyed.append((order_key(pos, m, pst, order_value, killers, history), m))
+    keyed.sort(key=_FIRST, reverse=True)
     return [m for _k, m in keyed]
 
 

@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 
 from ..errors import OptionError
 from ..move import Kind, Move
@@ -581,7 +582,11 @@ class _Searcher:
         if self.lazy and alpha - LAZY_MARGIN < stand < beta + LAZY_MARGIN:
             stand = self._static(ev)
         if self.tempo:
-            stand += self._cached(self.tt.gains[self.safe], self._morph_gain) * self.tempo // 100
+            gains = self.tt.gains[self.safe]
+            best_gain = gains.get(pos.hash)
+            if best_gain is None:
+                best_gain = _keep(gains, pos.hash, self._morph_gain())
+            stand += best_gain * self.tempo // 100
         if stand >= beta or ply >= MAX_PLY:
             return stand
         low = alpha
@@ -604,10 +609,11 @@ class _Searcher:
                     if pos.attacked(r, them):
                         ok = False
                         break
-                score = -self._quiesce(-beta, -alpha, ply + 1, ev + d_ev, qply + 1) if ok else None
+                if ok:
+                    score = -self._quiesce(-beta, -alpha, ply + 1, ev + d_ev, qply + 1)
             finally:
                 self._unmake(cap)
-            if score is not None and score > alpha:
+            if ok and score > alpha:
                 alpha = score
                 if alpha >= beta:
                     break
@@ -619,18 +625,11 @@ class _Searcher:
         """The static score from the side to move's view: the tables' ``ev`` and the dynamic terms."""
         pos = self.pos
         if self.lazy:
-            ev += self._cached(self.tt.evals, lambda: self._terms(pos.board))
+            extra = self.tt.evals.get(pos.hash)
+            if extra is None:
+                extra = _keep(self.tt.evals, pos.hash, self._terms(pos.board))
+            ev += extra
         return ev if pos.turn == 0 else -ev
-
-    def _cached(self, cache: dict, compute: Callable[[], int]) -> int:
-        """``compute()`` for this position, kept in ``cache`` by its hash (cleared at EVAL_CACHE entries)."""
-        h = self.pos.hash
-        value = cache.get(h)
-        if value is None:
-            if len(cache) >= EVAL_CACHE:
-                cache.clear()
-            value = cache[h] = compute()
-        return value
 
     def _terms(self, board: list[int]) -> int:
         """What the static score adds to the tables (White positive): the dynamic terms and mobility."""
@@ -684,5 +683,16 @@ class _Searcher:
             victim = b[cap_sq]
             gain = sign * (gain - pst[victim][cap_sq])
             out.append((order_value[victim] * 16 - order_value[piece] // 16, gain, m))
-        out.sort(key=lambda c: c[0], reverse=True)
+        out.sort(key=_FIRST, reverse=True)
         return out
+
+
+_FIRST = itemgetter(0)
+
+
+def _keep(cache: dict, h: int, value: int) -> int:
+    """Keep ``value`` for the position with hash ``h`` in ``cache`` (cleared at EVAL_CACHE entries); return it."""
+    if len(cache) >= EVAL_CACHE:
+        cache.clear()
+    cache[h] = value
+    return value

@@ -37,20 +37,28 @@ def _least_attacker(b: list[int], att: tuple, value: list[int]) -> int:
     best, best_value = -1, ROYAL_SEE + 1
     for src, codes in near:
         p = b[src]
-        if p in codes and value[p] < best_value:
+        if p and value[p] < best_value and p in codes:
             best, best_value = src, value[p]
     for ray in rays:
         for s, codes in ray:
             p = b[s]
             if p:
-                if p in codes and value[p] < best_value:
+                if value[p] < best_value and p in codes:
                     best, best_value = s, value[p]
                 break
     for src, blockers, codes in lame:
         p = b[src]
-        if p in codes and value[p] < best_value and not any(b[x] for x in blockers):
+        if p and value[p] < best_value and p in codes and _empty(b, blockers):
             best, best_value = src, value[p]
     return best
+
+
+def _empty(b: list[int], squares) -> bool:
+    """Are all ``squares`` empty on ``b``?"""
+    for x in squares:
+        if b[x]:
+            return False
+    return True
 
 
 def _landing(t, p: int, to: int, value: list[int]) -> int:
