@@ -44,6 +44,7 @@ cdef class Position:
                    total=Py_ssize_t, entry=tuple, leaps=tuple, slides=tuple)
     cpdef tuple reach_marks(self, Py_ssize_t sq, list marks)
     cpdef object capture_square(self, m)
+    cpdef bint is_pseudo_legal(self, m)
     @cython.locals(sq=object)
     cpdef Py_ssize_t captured(self, m) except? -1
     cpdef make(self, m)

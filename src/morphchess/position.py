@@ -675,7 +675,8 @@ class Position:
         if risky is None:
             legal = [m for m in moves if self.is_safe(m)]
         else:
-            legal = [m for m in moves if (m[0] not in risky and m[3] is not EN_PASSANT) or self.is_safe(m)]
+            legal = [m for m in moves if (cython.cast(tuple, m)[0] not in risky
+                                          and cython.cast(tuple, m)[3] is not EN_PASSANT) or self.is_safe(m)]
         if castle:
             for r in royals:
                 p = self.board[r]
@@ -724,13 +725,14 @@ class Position:
         """Could ``m`` be a move of this position (a piece of the side to move on its origin, not
         landing on its own piece)?  A cheap test for a move remembered from another position (the
         engine's hash and killer moves); :meth:`legal_moves` decides."""
-        if m[3] is DROP:
-            return not self.board[m[1]]
-        p = self.board[m[0]]
+        frm, to, _new, kind, _extra = cython.cast(tuple, m)  # a Move is a tuple: read as one
+        if kind is DROP:
+            return not self.board[to]
+        p = self.board[frm]
         if not p or (p & 1) != self.turn:
             return False
-        q = self.board[m[1]]
-        return not q or (q & 1) != self.turn or m[3] is CASTLE or m[1] == m[0]
+        q = self.board[to]
+        return not q or (q & 1) != self.turn or kind is CASTLE or to == frm
 
     def _unguarded_moves(self, moves: list, royals: tuple) -> list:
         """Legal moves while checks do not matter (a royal piece and a successor, ``succession``):
@@ -832,16 +834,16 @@ class Position:
 
     def capture_square(self, m: Move) -> int | None:
         """The square of the piece the move captures, or None."""
-        kind = m[3]
+        frm, to, _new, kind, extra = cython.cast(tuple, m)  # a Move is a tuple: read as one
         if kind is EN_PASSANT:
-            return m[4][0]
+            return extra[0]
         if kind is LEGS:
-            if m[1] != m[0] and self.board[m[1]]:
-                return m[1]
-            return m[4][0] if m[4] else None
-        if kind is TRANSFORM or kind is CASTLE or kind is UNLOAD or not self.board[m[1]]:
+            if to != frm and self.board[to]:
+                return to
+            return extra[0] if extra else None
+        if kind is TRANSFORM or kind is CASTLE or kind is UNLOAD or not self.board[to]:
             return None
-        return m[1]
+        return to
 
     def captured(self, m: Move) -> int:
         """The code of the piece the move captures (0 for none)."""
