@@ -32,6 +32,8 @@ from .headers import SecurityHeaders
 from .labs import Labs
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
+from .mail import Mailer, Smtp
+from .notices import Notices
 from .rated import Rater
 from .routes.accounts import router as accounts_router
 from .routes.analysis import router as analysis_router
@@ -40,6 +42,7 @@ from .routes.games import lobby_lists
 from .routes.games import router as games_router
 from .routes.lab import router as lab_router
 from .routes.lobby import router as lobby_router
+from .routes.mail import router as mail_router
 from .routes.mygames import router as mygames_router
 from .routes.pictures import router as pictures_router
 from .routes.ratings import router as ratings_router
@@ -65,10 +68,11 @@ class Definition(BaseModel):
     definition: str = Field(..., max_length=MAX_DEFINITION, description="Interactive Diagram definition text")
 
 
-def create_app(db_url: str | None = None, limits: Limits | int | None = None) -> FastAPI:
+def create_app(db_url: str | None = None, limits: Limits | int | None = None, smtp: Smtp | None = None) -> FastAPI:
     """The web board application on the database ``db_url`` (default: the SQLite file in the user's
     data directory) with ``limits`` (default :class:`Limits`; a number: every rate limit that many a
-    minute, as tests use); ``morphchess serve`` runs it with uvicorn."""
+    minute, as tests use), sending mail through ``smtp`` (default: none); ``morphchess serve`` runs it
+    with uvicorn."""
     limits = Limits.every_rate(limits) if isinstance(limits, int) else limits or Limits()
     sys.setswitchinterval(SWITCH_S)
     db = Database(db_url or default_url())
@@ -79,6 +83,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     db.listen(notifier.changed)  # changes made by other processes (PostgreSQL)
     bots = Bots(store, limits)
     labs = Labs(db)
+    mailer = Mailer(smtp)
 
     def stopping() -> None:  # SIGTERM or SIGINT: end the streams now, and the process soon whatever runs
         notifier.close()
@@ -95,6 +100,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
         notifier.close()
         labs.close()
         bots.close()
+        mailer.close()
         db.dispose()
 
     app = FastAPI(title="morphchess", description=__doc__, version="0.1.0", docs_url=None, redoc_url=None,
@@ -104,6 +110,8 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
     app.state.accounts, app.state.rater, app.state.tournaments = Accounts(db), Rater(db), Tournaments(store)
     store.endings.append(app.state.rater.ended)  # rated games are rated as they end
+    app.state.notices = Notices(store, mailer, app.state.limiter)
+    store.moved.append(app.state.notices.moved)  # correspondence players are mailed of their move
     errors.install(app)
     app.add_middleware(CsrfGuard)
     app.add_middleware(errors.BodyLimit)
@@ -123,6 +131,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None) ->
     app.include_router(editor_router)
     app.include_router(pictures_router)
     app.include_router(accounts_router)
+    app.include_router(mail_router)
     app.include_router(ratings_router)
     app.include_router(tournaments_router)
     _add_variants(app, catalog)

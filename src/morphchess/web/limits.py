@@ -71,6 +71,7 @@ class Limits:
     signups_per_minute: int = _option(3, "accounts made a minute, from one client and with one name")
     tournaments_per_hour: int = _option(6, "tournaments one client may make an hour")
     joins_per_minute: int = _option(20, "tournament joins and withdrawals one client may send a minute")
+    mails_per_hour: int = _option(10, "e-mails the server may send one account an hour (more are dropped)")
     engine_games: int = _option(2, "engine searches running at once in a server process (the rest wait)")
     engine_seconds: float = _option(10.0, "longest engine search, whatever the level and board", 0.1)
     definitions_cached: int = _option(16, "compiled pasted definitions kept in memory (least recently used)")
@@ -115,7 +116,7 @@ class Limits:
 
     def rate(self, action: str) -> tuple[int, timedelta]:
         """How many ``action`` writes a client may make, and in what window."""
-        if action in ("lab", "tournament"):
+        if action in ("lab", "tournament", "mail"):
             return getattr(self, f"{action}s_per_hour"), timedelta(hours=1)
         return getattr(self, "talk_per_minute" if action == "talk" else f"{action}s_per_minute"), \
             timedelta(minutes=1)

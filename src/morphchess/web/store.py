@@ -72,6 +72,7 @@ class Store:
         self.boards = Boards(board_bytes)
         self.listeners: list[Callable[[str], None]] = []  # told the id of every game that changed
         self.endings: list[Callable[[Connection, Game], None]] = []  # told of every game that ends (see end)
+        self.moved: list[Callable[[Game], None]] = []  # told of every game a change moved, once committed
 
     # -- reading ------------------------------------------------------------------
     def load(self, conn: Connection, row) -> Game:
@@ -92,13 +93,15 @@ class Store:
 
     # -- changing -------------------------------------------------------------------
     def change(self, gid: str, act: Callable[[Connection, Game, datetime], None]) -> Game:
-        """Run ``act`` on the locked game and commit; a game whose time ran out is ended first."""
+        """Run ``act`` on the locked game and commit; a game whose time ran out is ended first.  If ``act``
+        played moves, every hook of :attr:`moved` is then called with the game (outside the transaction)."""
         at = now()
         with self.db.write() as conn:
             row = self.db.lock_game(conn, gid)
             if row is None:
                 raise NotFound(f"no game {gid[:20]!r}")
             game = self.load(conn, row)
+            before = game.ply
             deadline = game.deadline()
             if deadline is None or deadline > at:
                 act(conn, game, at)
@@ -107,6 +110,9 @@ class Store:
             raise Conflict("the game is over: time ran out")
         self.boards.remember(gid, game.board)
         self.changed(gid)
+        if game.ply > before:
+            for hook in self.moved:
+                hook(game)
         return game
 
     def changed(self, gid: str) -> None:

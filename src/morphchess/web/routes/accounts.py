@@ -22,7 +22,7 @@ from ..gameview import summary_view
 from ..limits import check, client_key
 from .mygames import MAX_GAMES, Held
 
-__all__ = ["router", "adopt", "account_of"]
+__all__ = ["router", "adopt", "account_of", "NotLoggedIn"]
 
 router = APIRouter()
 

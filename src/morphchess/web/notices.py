@@ -1,0 +1,123 @@
+"""Correspondence notices by e-mail: an account's address and its wish to be told of its move.
+
+An account may keep one address (table ``mail_settings``) and ask to be mailed
+when it is its move in a correspondence game (a time control of days per move).
+After each committed move of such a game (:attr:`Store.moved`), the account that
+holds the side to move, if it asked and is not also the mover, gets one plain-text
+mail: the game, the move, the time left and the link.  Each account is sent at most
+``mails_per_hour`` mails an hour (counted in the database, across workers); more
+are dropped with a log line.  Every string from players reaches a mail with its
+control characters replaced by spaces.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from sqlalchemy import Boolean, Column, ForeignKey, Integer, String, Table, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from . import seats
+from .accounts import account_seats
+from .db import metadata, now
+from .errors import ApiError, BadInput
+from .game import Game
+from .limits import RateLimiter
+from .mail import ADDRESS_LENGTH, Mailer, check_address
+from .store import Store
+
+__all__ = ["mail_settings", "Notices"]
+
+log = logging.getLogger("morphchess.mail")
+
+mail_settings = Table(
+    "mail_settings", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("address", String(ADDRESS_LENGTH)),
+    Column("moves", Boolean, nullable=False),  # mail me when it is my move in a correspondence game
+)
+
+
+def _plain(text: object, length: int = 80) -> str:
+    """A player's string as a mail shows it: one line, control characters as spaces, at most ``length``."""
+    return "".join(c if c.isprintable() else " " for c in str(text))[:length]
+
+
+def _left(deadline: datetime | None, at: datetime) -> str:
+    if deadline is None:
+        return "no clock yet: each side's first move is untimed"
+    hours = max(0, int((deadline - at).total_seconds() // 3600))
+    return f"{hours // 24} days {hours % 24} hours (until {deadline:%Y-%m-%d %H:%M} UTC)"
+
+
+class Notices:
+    """The mail settings of accounts, and the mails sent after correspondence moves."""
+
+    def __init__(self, store: Store, mailer: Mailer, limiter: RateLimiter) -> None:
+        self.store, self.mailer, self.limiter = store, mailer, limiter
+
+    def settings(self, account_id: int) -> dict:
+        """``{"address", "moves", "sending"}``: the account's choice, and whether this server sends mail."""
+        with self.store.db.read() as conn:
+            row = conn.execute(select(mail_settings.c.address, mail_settings.c.moves)
+                               .where(mail_settings.c.account_id == account_id)).first()
+        return {"address": row.address if row else None, "moves": bool(row and row.moves),
+                "sending": self.mailer.sending}
+
+    def choose(self, account_id: int, address: str | None, moves: bool) -> dict:
+        """Keep an account's address (None or empty: none) and its wish; the settings then."""
+        address = check_address(address) if address and address.strip() else None
+        if moves and address is None:
+            raise BadInput("address: give one to be mailed of your moves")
+        with self.store.db.write() as conn:
+            conn.execute(mail_settings.delete().where(mail_settings.c.account_id == account_id))
+            conn.execute(mail_settings.insert().values(account_id=account_id, address=address, moves=moves))
+        return self.settings(account_id)
+
+    def moved(self, game: Game) -> None:
+        """After a committed move: mail the account to move in a correspondence game, if it asked, within
+        its budget.  Never raises: the move stands whatever happens to its mail."""
+        tc = game.tc
+        if tc is None or tc.per_move_ms is None or game.status.finished or not self.mailer.sending:
+            return
+        try:
+            to = self._recipient(game)
+            if to is None:
+                return
+            account_id, address = to
+            self.limiter.check([f"mail{account_id}"], "mail")
+        except (ApiError, SQLAlchemyError) as e:
+            log.warning("no mail for game %s: %s", game.id, str(e)[:200])
+            return
+        self.mailer.send(address, *self._message(game))
+
+    def _recipient(self, game: Game) -> tuple[int, str] | None:
+        """The account holding the side to move and its address, if it asked for mail and did not
+        also play the move just made."""
+        with self.store.db.read() as conn:
+            held = dict(conn.execute(select(account_seats.c.side, account_seats.c.account_id)
+                                     .where(account_seats.c.game_id == game.id)).all())
+            account = held.get(game.turn)
+            if account is None or held.get(seats.other(game.turn)) == account:
+                return None
+            row = conn.execute(select(mail_settings.c.address).where(
+                mail_settings.c.account_id == account, mail_settings.c.moves.is_(True))).first()
+        return (account, row.address) if row and row.address else None
+
+    def _message(self, game: Game) -> tuple[str, str]:
+        """The subject and text of the mail telling the side to move of the last move."""
+        key = game.row["variant"]
+        title = _plain(self.store.catalog.titles({key}).get(key, key))
+        mover = seats.other(game.turn)
+        opponent = _plain(game.row[f"{mover}_name"] or mover, 20)
+        move = _plain(game.moves[-1]["san"], 40)
+        site = self.mailer.smtp.site.rstrip("/") if self.mailer.smtp else ""
+        link = f"{site}/game/{game.id}"
+        number = (game.ply + 1) // 2
+        text = (f"{opponent} ({mover}) played {number}.{'..' if mover == 'black' else ''} {move} in your "
+                f"{title} game.\n\nYou play {game.turn}. Time left for your move: {_left(game.deadline(), now())}.\n\n"
+                f"The game: {link}\n"
+                "(To play it from another device, log in and choose \"Play here\" on your profile page.)\n\n"
+                "You get this mail because you asked for it in your account's settings; switch it off there.\n")
+        return f"Your move in {title} against {opponent}", text

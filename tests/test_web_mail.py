@@ -1,0 +1,230 @@
+"""Correspondence mail through the API, to a real SMTP server (aiosmtpd) started here: an account that asked
+is mailed when it is its move, each happy path beside its attack (CRLF in an address or a name, a forged
+CSRF token, a game that is not theirs, a flood of moves, an SMTP server that is down).  SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+import dataclasses
+import socket
+import time
+from email import message_from_bytes
+from email.message import Message
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("argon2")
+aiosmtpd = pytest.importorskip("aiosmtpd.controller")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from morphchess.web import create_app  # noqa: E402
+from morphchess.web.limits import Limits  # noqa: E402
+from morphchess.web.mail import Smtp  # noqa: E402
+
+PASSWORD = "correct horse battery"
+SITE = "https://chess.example"
+
+
+class Inbox:
+    """An aiosmtpd handler keeping every message it is given, with its envelope's recipients."""
+
+    def __init__(self) -> None:
+        self.mails: list[tuple[list[str], Message]] = []
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802 - aiosmtpd's name
+        self.mails.append((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
+        return "250 OK"
+
+    def to(self, address: str, count: int = 1, wait: float = 10.0) -> list[Message]:
+        """The messages sent to ``address``, once there are ``count`` (or after ``wait`` seconds)."""
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            mine = [m for rcpt, m in self.mails if address in rcpt]
+            if len(mine) >= count:
+                return mine
+            time.sleep(0.05)
+        return [m for rcpt, m in self.mails if address in rcpt]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def inbox():
+    box = Inbox()
+    server = aiosmtpd.Controller(box, hostname="127.0.0.1", port=free_port())
+    server.start()
+    yield box, server.port
+    server.stop()
+
+
+def smtp_at(port: int) -> Smtp:
+    return Smtp(host="127.0.0.1", port=port, sender="morphchess@chess.example", site=SITE, starttls=False)
+
+
+@pytest.fixture(scope="module")
+def app(db_url, inbox):
+    limits = dataclasses.replace(Limits.every_rate(100000), mails_per_hour=3)
+    app = create_app(db_url, limits, smtp_at(inbox[1]))
+    with TestClient(app):
+        yield app
+
+
+class Player:
+    """A browser logged in to a new account."""
+
+    def __init__(self, app, name: str) -> None:
+        self.http = TestClient(app)
+        r = self.http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 200, r.text
+        self.csrf = r.json()["csrf"]
+        self.tokens: dict[str, str] = {}
+
+    def post(self, path: str, token: str | None = None, **body):
+        headers = {"X-CSRF-Token": self.csrf, **({"Authorization": f"Bearer {token}"} if token else {})}
+        return self.http.post(path, json=body, headers=headers)
+
+    def mail(self, address: str | None, moves: bool = True):
+        return self.post("/api/account/mail", address=address, moves=moves)
+
+    def move(self, gid: str, text: str):
+        ply = self.http.get(f"/api/games/{gid}").json()["ply"]
+        return self.post(f"/api/games/{gid}/moves", self.tokens[gid], move=text, ply=ply)
+
+
+def correspondence(white: Player, black: Player, tc: str | None = "3d", name: str | None = None) -> str:
+    """A game between two accounts (``white`` invites, ``black`` joins); its id."""
+    r = white.post("/api/games", mode="invite", side="white", time_control=tc)
+    assert r.status_code == 200, r.text
+    game = r.json()
+    white.tokens[game["id"]] = game["seat"]["token"]
+    r = black.post(f"/api/games/{game['id']}/join", game["invite"]["token"], **({"name": name} if name else {}))
+    assert r.status_code == 200, r.text
+    black.tokens[game["id"]] = r.json()["seat"]["token"]
+    return game["id"]
+
+
+def test_a_correspondence_move_mails_the_player_to_move(app, inbox):
+    box, _port = inbox
+    alice, bob = Player(app, "alice"), Player(app, "bob")
+    r = bob.mail("bob@example.org")
+    assert r.status_code == 200, r.text
+    assert r.json() == {"address": "bob@example.org", "moves": True, "sending": True}
+    assert bob.http.get("/api/account/mail").json()["address"] == "bob@example.org"
+    gid = correspondence(alice, bob)
+    assert alice.move(gid, "e4").status_code == 200
+    [mail] = box.to("bob@example.org")
+    assert mail["Subject"] == "Your move in Orthodox chess against alice"
+    assert mail["From"] == "morphchess@chess.example" and mail["To"] == "bob@example.org"
+    text = mail.get_payload(decode=True).decode()
+    assert f"{SITE}/game/{gid}" in text and "1. e4" in text and "You play black" in text
+    assert "untimed" in text  # black's first move has no clock yet
+    assert bob.move(gid, "e5").status_code == 200  # alice asked for nothing: no mail
+    assert alice.move(gid, "Nf3").status_code == 200
+    second = box.to("bob@example.org", 2)[1]
+    assert "2. Nf3" in second.get_payload(decode=True).decode()
+    assert "3 days 0 hours" in second.get_payload(decode=True).decode() or \
+        "2 days 23 hours" in second.get_payload(decode=True).decode()
+    assert not box.to("alice@example.org", wait=0.2)
+
+
+def test_addresses_with_line_breaks_or_no_domain_are_refused_with_a_reason(app):
+    carol = Player(app, "carol")
+    for bad, why in [("carol@example.org\r\nBcc: all@example.org", "line breaks"),
+                     ("carol@example.org\nBcc: all@example.org", "line breaks"),
+                     ("carol", "name@example.org"), ("carol@localhost", "domain"),
+                     ("ca rol@example.org", "no spaces"), ("<carol@example.org>", "mailbox"),
+                     ("c" * 250 + "@example.org", "at most 254")]:
+        r = carol.mail(bad)
+        assert r.status_code == 422, (bad, r.text)
+        assert why in r.json()["error"]["message"], (bad, r.text)
+    assert carol.http.get("/api/account/mail").json() == {"address": None, "moves": False, "sending": True}
+    r = carol.mail(None, moves=True)
+    assert r.status_code == 422 and "address" in r.json()["error"]["message"]
+
+
+def test_mail_settings_need_the_account_and_its_csrf_token(app):
+    dave = Player(app, "dave")
+    assert dave.mail("dave@example.org").status_code == 200
+    forged = dave.http.post("/api/account/mail", json={"address": "evil@example.org", "moves": True},
+                            headers={"X-CSRF-Token": "0" * 64})
+    assert forged.status_code == 403 and forged.json()["error"]["code"] == "csrf"
+    bare = dave.http.post("/api/account/mail", json={"address": "evil@example.org", "moves": True})
+    assert bare.status_code == 403
+    assert dave.http.get("/api/account/mail").json()["address"] == "dave@example.org"
+    stranger = TestClient(app)
+    assert stranger.get("/api/account/mail").status_code == 401
+    assert stranger.post("/api/account/mail", json={"address": "x@example.org"}).status_code == 401
+
+
+def test_only_the_account_holding_the_side_to_move_is_mailed(app, inbox):
+    box, _port = inbox
+    erin, frank, gina = Player(app, "erin"), Player(app, "frank"), Player(app, "gina")
+    gina.mail("gina@example.org")  # a stranger to the game
+    erin.mail("erin@example.org")  # she moves: her own move never mails her
+    gid = correspondence(erin, frank)
+    assert erin.move(gid, "d4").status_code == 200
+    live = correspondence(erin, frank, tc="5+3")
+    frank.mail("frank@example.org")
+    assert erin.move(live, "d4").status_code == 200  # not correspondence: no mail
+    assert frank.move(gid, "d5").status_code == 200
+    assert len(box.to("erin@example.org")) == 1
+    time.sleep(0.3)
+    assert not box.to("gina@example.org", wait=0) and not box.to("frank@example.org", wait=0)
+
+
+def test_a_name_with_line_breaks_reaches_no_header(app, inbox):
+    box, _port = inbox
+    hana = Player(app, "hana")
+    hana.mail("hana@example.org")
+    r = hana.post("/api/games", mode="invite", side="white", time_control="2d")
+    gid, invite = r.json()["id"], r.json()["invite"]["token"]
+    hana.tokens[gid] = r.json()["seat"]["token"]
+    guest = TestClient(app)  # no account: the name is the one typed
+    joined = guest.post(f"/api/games/{gid}/join", json={"name": "Ivan\r\nBcc: all@example.org"},
+                        headers={"Authorization": f"Bearer {invite}"})
+    assert joined.status_code == 200, joined.text
+    assert hana.move(gid, "c4").status_code == 200
+    r = guest.post(f"/api/games/{gid}/moves", json={"move": "e5", "ply": 1},
+                   headers={"Authorization": f"Bearer {joined.json()['seat']['token']}"})
+    assert r.status_code == 200, r.text
+    [mail] = box.to("hana@example.org")
+    assert mail["Bcc"] is None and "\n" not in mail["Subject"] and "\r" not in mail["Subject"]
+    assert mail["Subject"].startswith("Your move in Orthodox chess against Ivan")
+    assert all("all@example.org" not in rcpt for rcpt, _m in box.mails)
+
+
+def test_a_flood_of_moves_mails_at_most_the_budget(app, inbox):
+    box, _port = inbox
+    jo, kim = Player(app, "joe"), Player(app, "kim")
+    kim.mail("kim@example.org")
+    gid = correspondence(jo, kim)
+    for white, black in [("Nf3", "Nf6"), ("Ng1", "Ng8"), ("Nf3", "Nf6"), ("Ng1", "Ng8")]:
+        assert jo.move(gid, white).status_code == 200
+        assert kim.move(gid, black).status_code == 200
+    assert len(box.to("kim@example.org", 3)) == 3  # mails_per_hour
+    time.sleep(0.5)
+    assert len(box.to("kim@example.org", wait=0)) == 3
+
+
+def test_an_smtp_server_that_is_down_costs_no_move(db_url):
+    with TestClient(create_app(db_url, 100000, smtp_at(free_port()))) as client:
+        app = client.app
+        lea, max_ = Player(app, "lea"), Player(app, "max")
+        max_.mail("max@example.org")
+        gid = correspondence(lea, max_)
+        started = time.monotonic()
+        assert lea.move(gid, "e4").status_code == 200
+        assert max_.move(gid, "e5").status_code == 200
+        assert time.monotonic() - started < 5
+
+
+def test_without_smtp_nothing_is_sent_and_the_settings_say_so(db_url):
+    with TestClient(create_app(db_url, 100000)) as client:
+        nora = Player(client.app, "nora")
+        r = nora.mail("nora@example.org")
+        assert r.status_code == 200 and r.json()["sending"] is False
