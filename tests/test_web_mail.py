@@ -6,7 +6,9 @@ PostgreSQL."""
 from __future__ import annotations
 
 import dataclasses
-import socket
+import os
+import subprocess
+import sys
 import time
 from email import message_from_bytes
 from email.message import Message
@@ -16,11 +18,15 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 aiosmtpd = pytest.importorskip("aiosmtpd.controller")
+import httpx2  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from morphchess.web import create_app  # noqa: E402
 from morphchess.web.limits import Limits  # noqa: E402
 from morphchess.web.mail import Smtp  # noqa: E402
+from test_web_serve import Serve  # noqa: E402
+
+from programs import free_port  # noqa: E402
 
 PASSWORD = "correct horse battery"
 SITE = "https://chess.example"
@@ -47,12 +53,6 @@ class Inbox:
         return [m for rcpt, m in self.mails if address in rcpt]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def inbox():
     box = Inbox()
@@ -75,10 +75,10 @@ def app(db_url, inbox):
 
 
 class Player:
-    """A browser logged in to a new account."""
+    """A browser logged in to a new account (on an app, or on a served URL)."""
 
     def __init__(self, app, name: str) -> None:
-        self.http = TestClient(app)
+        self.http = httpx2.Client(base_url=app) if isinstance(app, str) else TestClient(app)
         r = self.http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
         assert r.status_code == 200, r.text
         self.csrf = r.json()["csrf"]
@@ -228,3 +228,36 @@ def test_without_smtp_nothing_is_sent_and_the_settings_say_so(db_url):
         nora = Player(client.app, "nora")
         r = nora.mail("nora@example.org")
         assert r.status_code == 200 and r.json()["sending"] is False
+
+
+def test_serve_sends_mail_with_its_smtp_options(tmp_path, inbox):
+    box, port = inbox
+    server = Serve(tmp_path, "--smtp-host", "127.0.0.1", "--smtp-port", str(port), "--smtp-from",
+                   "games@chess.example", "--smtp-starttls", "off", "--site-url", "https://games.example")
+    try:
+        url = f"http://127.0.0.1:{server.port}"
+        olga, pete = Player(url, "olga"), Player(url, "pete")
+        assert olga.mail("olga@example.org").json()["sending"] is True
+        gid = correspondence(pete, olga)
+        assert pete.move(gid, "g3").status_code == 200
+        [mail] = box.to("olga@example.org")
+    finally:
+        server.stop()
+    assert mail["From"] == "games@chess.example"
+    assert f"https://games.example/game/{gid}" in mail.get_payload(decode=True).decode()
+
+
+@pytest.mark.parametrize("options, words", [
+    (["--smtp-host", "127.0.0.1"], "--smtp-from: the address mails are sent from is needed"),
+    (["--smtp-host", "127.0.0.1", "--smtp-from", "games@chess.example\r\nBcc: x@y.org"], "--smtp-from address"),
+    (["--smtp-host", "127.0.0.1", "--smtp-from", "a@chess.example", "--smtp-user", "me"],
+     "set the password in the environment variable MORPHCHESS_SMTP_PASSWORD"),
+    (["--smtp-host", "127.0.0.1", "--smtp-from", "a@chess.example", "--site-url", "javascript:alert(1)"],
+     "--site-url 'javascript:alert(1)'"),
+    (["--smtp-host", "127.0.0.1", "--smtp-starttls", "maybe"], "invalid choice: 'maybe'"),
+])
+def test_smtp_options_are_checked_in_one_line(options, words):
+    env = {k: v for k, v in os.environ.items() if k != "MORPHCHESS_SMTP_PASSWORD"}
+    r = subprocess.run([sys.executable, "-m", "morphchess", "serve", *options], capture_output=True, text=True,
+                       timeout=60, env=env)
+    assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr

@@ -12,20 +12,24 @@ CR or LF in any header as a second guard.
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import re
 import smtplib
 import threading
 from dataclasses import dataclass
 from email.message import EmailMessage
+from urllib.parse import urlsplit
 
 from .errors import BadInput
 
-__all__ = ["Smtp", "Mailer", "check_address", "ADDRESS_LENGTH", "QUEUED", "SEND_S"]
+__all__ = ["Smtp", "Mailer", "check_address", "smtp_settings", "ADDRESS_LENGTH", "QUEUED", "SEND_S",
+           "PASSWORD_ENV"]
 
 ADDRESS_LENGTH = 254  # RFC 5321's longest forward path, less its angle brackets
 QUEUED = 100  # messages waiting to be sent; more are dropped
 SEND_S = 20.0  # seconds a connection to the SMTP server may take per step
+PASSWORD_ENV = "MORPHCHESS_SMTP_PASSWORD"  # the variable the SMTP password is read from by default
 _LOCAL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
 _LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 log = logging.getLogger("morphchess.mail")
@@ -64,6 +68,30 @@ class Smtp:
     user: str | None = None
     password: str | None = None
     starttls: bool = True
+
+
+def smtp_settings(host: str, sender: str | None, site: str, port: int = 587, user: str | None = None,
+                  password_env: str = PASSWORD_ENV, starttls: bool = True) -> Smtp:
+    """Checked settings (BadInput naming the option that is wrong): the From address and the site's
+    address are needed, the password is read from the environment variable ``password_env`` (never
+    from a command line, which other users of the machine can read) when a user is given."""
+    if not sender:
+        raise BadInput("--smtp-from: the address mails are sent from is needed with --smtp-host")
+    try:
+        check_address(sender)
+    except BadInput as e:
+        raise BadInput(f"--smtp-from {e}") from None
+    url = urlsplit(site)
+    if url.scheme not in ("http", "https") or not url.hostname or not site.isprintable() or " " in site:
+        raise BadInput(f"--site-url {site[:60]!r}: write the address the site is reached at, "
+                       "such as https://chess.example.org")
+    for name, value in (("--smtp-host", host), ("--smtp-user", user or "")):
+        if not value.isprintable() or " " in value:
+            raise BadInput(f"{name}: no spaces or control characters")
+    password = os.environ.get(password_env) if user else None
+    if user and password is None:
+        raise BadInput(f"--smtp-user {user[:40]!r}: set the password in the environment variable {password_env}")
+    return Smtp(host=host, sender=sender, site=site, port=port, user=user, password=password, starttls=starttls)
 
 
 class Mailer:

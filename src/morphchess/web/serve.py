@@ -75,6 +75,20 @@ def add(sub) -> None:
     p.add_argument("--open", action="store_true", help="open the board in the web browser")
     p.add_argument("--no-access-log", dest="access_log", action="store_false",
                    help="do not log each request to stderr (the log never holds a seat token)")
+    mail = p.add_argument_group("mail (correspondence notices; see docs/web.md)")
+    mail.add_argument("--smtp-host", metavar="HOST", help="SMTP server that sends the mails (default: none, "
+                      "no mail is sent)")
+    mail.add_argument("--smtp-port", type=_port, default=587, metavar="N", help="its port (default 587)")
+    mail.add_argument("--smtp-from", metavar="ADDRESS", help="the address mails are sent from (needed with "
+                      "--smtp-host)")
+    mail.add_argument("--smtp-user", metavar="NAME", help="log in to the SMTP server as NAME, with the password "
+                      "in the environment variable named by --smtp-password-env")
+    mail.add_argument("--smtp-password-env", metavar="VARIABLE", default="MORPHCHESS_SMTP_PASSWORD",
+                      help="environment variable holding the SMTP password (default MORPHCHESS_SMTP_PASSWORD)")
+    mail.add_argument("--smtp-starttls", choices=("on", "off"), default="on",
+                      help="switch the connection to TLS with STARTTLS before logging in (default on)")
+    mail.add_argument("--site-url", metavar="URL", help="the site's address as links in mails start "
+                      "(default http://HOST:PORT)")
     limits = p.add_argument_group("limits (see docs/security.md)")
     for f in _limits_from_dataclass():
         option = "--" + f.name.replace("_", "-")
@@ -100,6 +114,19 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _smtp(args):
+    """The checked SMTP settings of the options (None without --smtp-host); OptionError naming the option."""
+    from .errors import BadInput
+    from .mail import smtp_settings
+    if not args.smtp_host:
+        return None
+    try:
+        return smtp_settings(args.smtp_host, args.smtp_from, args.site_url or f"http://{args.host}:{args.port}",
+                             args.smtp_port, args.smtp_user, args.smtp_password_env, args.smtp_starttls == "on")
+    except BadInput as e:
+        raise OptionError(str(e)) from None
+
+
 def run(args) -> None:
     try:
         import uvicorn
@@ -110,9 +137,10 @@ def run(args) -> None:
         raise OptionError(f"the web board needs the web extra: pip install 'morphchess[web]' ({e})") from None
     chosen: dict[str, Any] = {f.name: getattr(args, f.name) for f in _limits_from_dataclass()}
     limits = Limits(**{**chosen, "trusted_proxies": tuple(chosen["trusted_proxies"])})
+    smtp = _smtp(args)
     sock = _listen(args.host, args.port)
     try:
-        app = create_app(args.db, limits)
+        app = create_app(args.db, limits, smtp)
     except Exception as e:  # noqa: BLE001 - a database that cannot be opened is bad input: one line
         sock.close()
         raise OptionError(f"database {args.db or 'default'}: {str(e).splitlines()[0][:200]}") from None
