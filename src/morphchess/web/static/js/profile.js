@@ -1,5 +1,5 @@
 // A player's profile page (/players/NAME): their ratings, games and results; to the player themself, also log
-// out everywhere, a new password and deleting the account.  Every string from the server goes in as text.
+// out everywhere, a new password, their e-mail settings and deleting the account.  Every string from the server goes in as text.
 
 import { accountChanged, api, currentAccount } from "./api.js";
 import { el } from "./dom.js";
@@ -53,6 +53,14 @@ function said(text) {
   $("profile-said").textContent = text;
 }
 
+// The account's e-mail settings as the server keeps them, and whether the server sends mail at all.
+function showMail(settings) {
+  $("profile-mail-address").value = settings.address || "";
+  $("profile-mail-moves").checked = settings.moves;
+  $("profile-mail-note").textContent = settings.sending ? ""
+    : "This server sends no e-mail (no mail server is set up); your choice is kept for when it does.";
+}
+
 function wireOwn() {
   const done = (answer, text) => {
     accountChanged(answer);
@@ -64,6 +72,11 @@ function wireOwn() {
     e.preventDefault();
     api.changePassword($("profile-old").value, $("profile-new").value)
       .then((a) => done(a, "Password changed; your other sessions ended."), (err) => said(err.message));
+  });
+  $("profile-mail").addEventListener("submit", (e) => {
+    e.preventDefault();
+    api.setMail($("profile-mail-address").value, $("profile-mail-moves").checked)
+      .then((settings) => { showMail(settings); said("E-mail settings saved."); }, (err) => said(err.message));
   });
   $("profile-delete").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -91,6 +104,7 @@ async function show() {
   const { account } = await currentAccount();
   const own = Boolean(account && account.name.toLowerCase() === profile.name.toLowerCase());
   $("profile-own").hidden = !own; // the owner's controls to the owner only
+  if (own) api.mailSettings().then(showMail, (e) => said(e.message));
   $("profile-ratings").replaceChildren(...listed(profile.ratings.map(rating), "No rated games yet."));
   $("profile-games").replaceChildren(...listed(profile.games.map((g) => item(g, own)), "No games yet."));
 }
