@@ -22,8 +22,9 @@ import httpx2  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from morphchess.web import create_app  # noqa: E402
+from morphchess.web.errors import BadInput  # noqa: E402
 from morphchess.web.limits import Limits  # noqa: E402
-from morphchess.web.mail import Smtp  # noqa: E402
+from morphchess.web.mail import Smtp, smtp_from_env  # noqa: E402
 from test_web_serve import Serve  # noqa: E402
 
 from programs import free_port  # noqa: E402
@@ -261,3 +262,14 @@ def test_smtp_options_are_checked_in_one_line(options, words):
     r = subprocess.run([sys.executable, "-m", "morphchess", "serve", *options], capture_output=True, text=True,
                        timeout=60, env=env)
     assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_mail_settings_from_the_environment_are_checked_as_the_options_are():
+    assert smtp_from_env({}) is None
+    smtp = smtp_from_env({"MORPHCHESS_SMTP_HOST": "mail.example", "MORPHCHESS_SMTP_FROM": "games@chess.example",
+                          "MORPHCHESS_SITE_URL": SITE, "MORPHCHESS_SMTP_PORT": "25", "MORPHCHESS_SMTP_STARTTLS": "off"})
+    assert smtp == Smtp(host="mail.example", sender="games@chess.example", site=SITE, port=25, starttls=False)
+    with pytest.raises(BadInput, match="MORPHCHESS_SMTP_PORT '２５'"):
+        smtp_from_env({"MORPHCHESS_SMTP_HOST": "mail.example", "MORPHCHESS_SMTP_PORT": "２５"})
+    with pytest.raises(BadInput, match="--site-url ''"):
+        smtp_from_env({"MORPHCHESS_SMTP_HOST": "mail.example", "MORPHCHESS_SMTP_FROM": "games@chess.example"})

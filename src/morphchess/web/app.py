@@ -32,7 +32,7 @@ from .headers import SecurityHeaders
 from .labs import Labs
 from .limits import MAX_DEFINITION, Limits, RateLimiter, check
 from .lobby import lobby_page
-from .mail import Mailer, Smtp
+from .mail import Mailer, Smtp, smtp_from_env
 from .notices import Notices
 from .rated import Rater
 from .routes.accounts import router as accounts_router
@@ -141,11 +141,12 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None, sm
 
 def app_from_env() -> FastAPI:
     """The app on the database named by $MORPHCHESS_DB, with the limits of $MORPHCHESS_GAMES_PER_MINUTE
-    and the like (:meth:`Limits.from_env`), for ``uvicorn --factory --workers N``; the access log goes
-    to stderr unless $MORPHCHESS_ACCESS_LOG is 0."""
+    and the like (:meth:`Limits.from_env`) and the mail settings of $MORPHCHESS_SMTP_HOST and the like
+    (:func:`~.mail.smtp_from_env`), for ``uvicorn --factory --workers N``; the access log goes to stderr
+    unless $MORPHCHESS_ACCESS_LOG is 0."""
     if os.environ.get("MORPHCHESS_ACCESS_LOG", "1") != "0":
         log_to_stderr()
-    return create_app(os.environ.get("MORPHCHESS_DB"), Limits.from_env())
+    return create_app(os.environ.get("MORPHCHESS_DB"), Limits.from_env(), smtp_from_env())
 
 
 def _add_variants(app: FastAPI, catalog: Catalog) -> None:

@@ -17,13 +17,14 @@ import queue
 import re
 import smtplib
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import urlsplit
 
 from .errors import BadInput
 
-__all__ = ["Smtp", "Mailer", "check_address", "smtp_settings", "ADDRESS_LENGTH", "QUEUED", "SEND_S",
+__all__ = ["Smtp", "Mailer", "check_address", "smtp_settings", "smtp_from_env", "ADDRESS_LENGTH", "QUEUED", "SEND_S",
            "PASSWORD_ENV"]
 
 ADDRESS_LENGTH = 254  # RFC 5321's longest forward path, less its angle brackets
@@ -92,6 +93,21 @@ def smtp_settings(host: str, sender: str | None, site: str, port: int = 587, use
     if user and password is None:
         raise BadInput(f"--smtp-user {user[:40]!r}: set the password in the environment variable {password_env}")
     return Smtp(host=host, sender=sender, site=site, port=port, user=user, password=password, starttls=starttls)
+
+
+def smtp_from_env(env: Mapping[str, str] | None = None) -> Smtp | None:
+    """The settings of ``MORPHCHESS_SMTP_HOST``, ``_PORT``, ``_FROM``, ``_USER``, ``_STARTTLS`` (on or off)
+    and ``MORPHCHESS_SITE_URL`` (the password: ``MORPHCHESS_SMTP_PASSWORD``), checked as the options are;
+    None without a host (no mail)."""
+    source = os.environ if env is None else env
+    host = source.get("MORPHCHESS_SMTP_HOST")
+    if not host:
+        return None
+    port = source.get("MORPHCHESS_SMTP_PORT", "587")
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise BadInput(f"MORPHCHESS_SMTP_PORT {port[:20]!r}: use a number from 1 to 65535")
+    return smtp_settings(host, source.get("MORPHCHESS_SMTP_FROM"), source.get("MORPHCHESS_SITE_URL", ""), int(port),
+                         source.get("MORPHCHESS_SMTP_USER"), starttls=source.get("MORPHCHESS_SMTP_STARTTLS") != "off")
 
 
 class Mailer:
