@@ -10,8 +10,10 @@ import os
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from email import message_from_bytes
 from email.message import Message
+from pathlib import Path
 
 import pytest
 
@@ -19,12 +21,18 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 aiosmtpd = pytest.importorskip("aiosmtpd.controller")
 import httpx2  # noqa: E402
+from alembic import command  # noqa: E402
+from alembic.config import Config  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
+from sqlalchemy import inspect, select  # noqa: E402
 
 from morphchess.web import create_app  # noqa: E402
+from morphchess.web import db as db_module  # noqa: E402
+from morphchess.web.db import Database, now  # noqa: E402
 from morphchess.web.errors import BadInput  # noqa: E402
 from morphchess.web.limits import Limits  # noqa: E402
 from morphchess.web.mail import Smtp, smtp_from_env  # noqa: E402
+from morphchess.web.notices import reminders  # noqa: E402
 from test_web_serve import Serve  # noqa: E402
 
 from programs import free_port  # noqa: E402
@@ -55,7 +63,7 @@ class Inbox:
 
 
 @pytest.fixture(scope="module")
-def inbox():
+def inbox(db_url):  # one for each database: the mails of one run never count in another's
     box = Inbox()
     server = aiosmtpd.Controller(box, hostname="127.0.0.1", port=free_port())
     server.start()
@@ -273,3 +281,47 @@ def test_mail_settings_from_the_environment_are_checked_as_the_options_are():
         smtp_from_env({"MORPHCHESS_SMTP_HOST": "mail.example", "MORPHCHESS_SMTP_PORT": "２５"})
     with pytest.raises(BadInput, match="--site-url ''"):
         smtp_from_env({"MORPHCHESS_SMTP_HOST": "mail.example", "MORPHCHESS_SMTP_FROM": "games@chess.example"})
+
+
+def test_a_side_short_of_time_is_reminded_once_per_move(app, inbox):
+    box, _port = inbox
+    rosa, quinn = Player(app, "rosa"), Player(app, "quinn")
+    rosa.mail("rosa@example.org")
+    gid = correspondence(rosa, quinn, tc="2d")
+    assert rosa.move(gid, "e4").status_code == 200
+    assert quinn.move(gid, "e5").status_code == 200
+    assert len(box.to("rosa@example.org")) == 1
+    notices, moved = app.state.notices, now()
+
+    def reminders_after(at) -> int:
+        """Rosa's reminders once the notices looked at ``at``."""
+        notices.remind(at)
+        time.sleep(0.3)
+        return sum(m["Subject"].startswith("Reminder: ") for m in box.to("rosa@example.org", wait=0))
+
+    assert reminders_after(moved + timedelta(days=1)) == 0  # a day left of two: more than a quarter
+    assert reminders_after(moved + timedelta(days=1, hours=13)) == 1  # 11 hours left: less than a quarter
+    assert reminders_after(moved + timedelta(days=1, hours=14)) == 1  # once per move
+    reminder = box.to("rosa@example.org", 2)[1]
+    assert reminder["Subject"] == "Reminder: Your move in Orthodox chess against quinn"
+    text = reminder.get_payload(decode=True).decode()
+    assert "0 days 10 hours" in text and f"{SITE}/game/{gid}" in text
+    assert rosa.move(gid, "Nf3").status_code == 200  # quinn to move: quinn asked for no mail
+    assert quinn.move(gid, "Nc6").status_code == 200  # rosa to move again: a mail, and a reminder later
+    assert reminders_after(now() + timedelta(days=1, hours=13)) == 1  # due, but the budget (3 an hour) is spent
+    assert len(box.to("rosa@example.org", wait=0)) == 3
+    with app.state.store.db.read() as conn:  # the reminder of this move was due: it counts as made
+        assert conn.execute(select(reminders.c.ply).where(reminders.c.game_id == gid)).scalar() == 4
+
+
+def test_migration_0009_goes_down_to_0008_and_up_again(db_url):
+    db = Database(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(db_module.__file__).parent / "migrations"))
+    with db.engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0008")
+        assert not {"mail_settings", "reminders"} & set(inspect(conn).get_table_names())
+        command.upgrade(config, "head")
+        assert {"mail_settings", "reminders"} <= set(inspect(conn).get_table_names())
+    db.dispose()

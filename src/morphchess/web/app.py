@@ -95,11 +95,13 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None, sm
     async def lifespan(app: FastAPI):
         bots.sweep()  # engine seats left to move by a stopped server
         labs.sweep()  # lab runs whose server was killed
+        app.state.notices.start()  # correspondence reminders
         with ended_on_signals(stopping):
             yield
         notifier.close()
         labs.close()
         bots.close()
+        app.state.notices.close()
         mailer.close()
         db.dispose()
 

@@ -4,7 +4,10 @@ An account may keep one address (table ``mail_settings``) and ask to be mailed
 when it is its move in a correspondence game (a time control of days per move).
 After each committed move of such a game (:attr:`Store.moved`), the account that
 holds the side to move, if it asked and is not also the mover, gets one plain-text
-mail: the game, the move, the time left and the link.  Each account is sent at most
+mail: the game, the move, the time left and the link.  When that side has less than
+a day, or less than a quarter of its time, left, it is reminded once (table
+``reminders`` keeps the ply it was reminded at; :meth:`Notices.remind` looks every
+:data:`REMIND_EVERY_S` seconds, in each worker).  Each account is sent at most
 ``mails_per_hour`` mails an hour (counted in the database, across workers); more
 are dropped with a log line.  Every string from players reaches a mail with its
 control characters replaced by spaces.
@@ -13,21 +16,25 @@ control characters replaced by spaces.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+import threading
+from datetime import datetime, timedelta
 
 from sqlalchemy import Boolean, Column, ForeignKey, Integer, String, Table, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
-from . import seats
+from . import clocks, seats
 from .accounts import account_seats
-from .db import metadata, now
+from .db import aware, games, metadata, now
 from .errors import ApiError, BadInput
 from .game import Game
 from .limits import RateLimiter
 from .mail import ADDRESS_LENGTH, Mailer, check_address
 from .store import Store
 
-__all__ = ["mail_settings", "Notices"]
+__all__ = ["mail_settings", "reminders", "Notices", "REMIND_EVERY_S"]
+
+REMIND_EVERY_S = 60.0  # seconds between two looks for correspondence games whose time runs short
 
 log = logging.getLogger("morphchess.mail")
 
@@ -36,6 +43,12 @@ mail_settings = Table(
     Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("address", String(ADDRESS_LENGTH)),
     Column("moves", Boolean, nullable=False),  # mail me when it is my move in a correspondence game
+)
+
+reminders = Table(
+    "reminders", metadata,
+    Column("game_id", String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, nullable=False),  # the side to move at this ply was reminded
 )
 
 
@@ -56,6 +69,26 @@ class Notices:
 
     def __init__(self, store: Store, mailer: Mailer, limiter: RateLimiter) -> None:
         self.store, self.mailer, self.limiter = store, mailer, limiter
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Look for correspondence games to remind every :data:`REMIND_EVERY_S` seconds (if mail is sent)."""
+        if self.mailer.sending and self._thread is None:
+            self._thread = threading.Thread(target=self._reminding, name="morphchess-reminders", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def _reminding(self) -> None:
+        while not self._stop.wait(REMIND_EVERY_S):
+            try:
+                self.remind(now())
+            except (ApiError, SQLAlchemyError) as e:
+                log.warning("reminders: %s", str(e)[:200])
 
     def settings(self, account_id: int) -> dict:
         """``{"address", "moves", "sending"}``: the account's choice, and whether this server sends mail."""
@@ -81,16 +114,49 @@ class Notices:
         tc = game.tc
         if tc is None or tc.per_move_ms is None or game.status.finished or not self.mailer.sending:
             return
+        self._mail(game, "")
+
+    def remind(self, at: datetime) -> int:
+        """Remind, once per move, each correspondence side to move that has less than a day, or less than
+        a quarter of its time, left at ``at`` (and asked for mail); how many games were reminded."""
+        with self.store.db.read() as conn:
+            rows = conn.execute(select(games.c.id, games.c.tc, games.c.ply, games.c.clock_at)
+                                .where(games.c.status == "playing", games.c.tc.like("%d"),
+                                       games.c.ply >= clocks.CLOCK_FROM_PLY)).all()
+        reminded = 0
+        for gid, text, ply, clock_at in rows:
+            tc = clocks.parse(text)
+            if tc is None or tc.per_move_ms is None:
+                continue
+            deadline = aware(clock_at) + timedelta(milliseconds=tc.per_move_ms)
+            if deadline - timedelta(milliseconds=min(clocks.DAY_MS, tc.per_move_ms // 4)) <= at < deadline \
+                    and self._first_reminder(gid, ply):
+                reminded += self._mail(self.store.get(gid), "Reminder: ", at)
+        return reminded
+
+    def _first_reminder(self, gid: str, ply: int) -> bool:
+        """Mark the game reminded at ``ply``: False if it already was (by this worker or another)."""
+        insert = (sqlite.insert if self.store.db.sqlite else postgresql.insert)(reminders)
+        with self.store.db.write() as conn:
+            marked = conn.execute(insert.values(game_id=gid, ply=ply).on_conflict_do_update(
+                index_elements=[reminders.c.game_id], set_={"ply": ply}, where=reminders.c.ply < ply)
+                .returning(reminders.c.game_id)).first()
+        return marked is not None
+
+    def _mail(self, game: Game, prefix: str, at: datetime | None = None) -> bool:
+        """Mail the account to move in ``game`` of the last move (subject begun with ``prefix``), if it
+        asked for mail and its budget allows; whether the mail was queued."""
         try:
             to = self._recipient(game)
-            if to is None:
-                return
+            if to is None or game.status.finished:
+                return False
             account_id, address = to
             self.limiter.check([f"mail{account_id}"], "mail")
         except (ApiError, SQLAlchemyError) as e:
             log.warning("no mail for game %s: %s", game.id, str(e)[:200])
-            return
-        self.mailer.send(address, *self._message(game))
+            return False
+        subject, text = self._message(game, at or now())
+        return self.mailer.send(address, prefix + subject, text)
 
     def _recipient(self, game: Game) -> tuple[int, str] | None:
         """The account holding the side to move and its address, if it asked for mail and did not
@@ -105,7 +171,7 @@ class Notices:
                 mail_settings.c.account_id == account, mail_settings.c.moves.is_(True))).first()
         return (account, row.address) if row and row.address else None
 
-    def _message(self, game: Game) -> tuple[str, str]:
+    def _message(self, game: Game, at: datetime) -> tuple[str, str]:
         """The subject and text of the mail telling the side to move of the last move."""
         key = game.row["variant"]
         title = _plain(self.store.catalog.titles({key}).get(key, key))
@@ -116,7 +182,7 @@ class Notices:
         link = f"{site}/game/{game.id}"
         number = (game.ply + 1) // 2
         text = (f"{opponent} ({mover}) played {number}.{'..' if mover == 'black' else ''} {move} in your "
-                f"{title} game.\n\nYou play {game.turn}. Time left for your move: {_left(game.deadline(), now())}.\n\n"
+                f"{title} game.\n\nYou play {game.turn}. Time left for your move: {_left(game.deadline(), at)}.\n\n"
                 f"The game: {link}\n"
                 "(To play it from another device, log in and choose \"Play here\" on your profile page.)\n\n"
                 "You get this mail because you asked for it in your account's settings; switch it off there.\n")
