@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -31,7 +32,7 @@ from morphchess.web import db as db_module  # noqa: E402
 from morphchess.web.db import Database, now  # noqa: E402
 from morphchess.web.errors import BadInput  # noqa: E402
 from morphchess.web.limits import Limits  # noqa: E402
-from morphchess.web.mail import Smtp, smtp_from_env  # noqa: E402
+from morphchess.web.mail import Mailer, Smtp, smtp_from_env  # noqa: E402
 from morphchess.web.notices import reminders  # noqa: E402
 from test_web_serve import Serve  # noqa: E402
 
@@ -220,7 +221,7 @@ def test_a_flood_of_moves_mails_at_most_the_budget(app, inbox):
     assert len(box.to("kim@example.org", wait=0)) == 3
 
 
-def test_an_smtp_server_that_is_down_costs_no_move(db_url):
+def test_an_smtp_server_that_is_down_costs_no_move(db_url, caplog):
     with TestClient(create_app(db_url, 100000, smtp_at(free_port()))) as client:
         app = client.app
         lea, max_ = Player(app, "lea"), Player(app, "max")
@@ -230,6 +231,10 @@ def test_an_smtp_server_that_is_down_costs_no_move(db_url):
         assert lea.move(gid, "e4").status_code == 200
         assert max_.move(gid, "e5").status_code == 200
         assert time.monotonic() - started < 5
+        end = time.monotonic() + 10
+        while "mail to max@example.org not sent" not in caplog.text and time.monotonic() < end:
+            time.sleep(0.05)
+        assert "mail to max@example.org not sent" in caplog.text
 
 
 def test_without_smtp_nothing_is_sent_and_the_settings_say_so(db_url):
@@ -325,3 +330,16 @@ def test_migration_0009_goes_down_to_0008_and_up_again(db_url):
         command.upgrade(config, "head")
         assert {"mail_settings", "reminders"} <= set(inspect(conn).get_table_names())
     db.dispose()
+
+
+def test_a_full_queue_drops_mail_at_once_with_a_log_line(caplog):
+    with socket.socket() as silent:  # accepts connections and never greets: the sending thread waits
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        mailer = Mailer(smtp_at(silent.getsockname()[1]), queued=1)
+        started = time.monotonic()
+        sent = [mailer.send(f"p{i}@example.org", "subject", "text") for i in range(5)]
+        assert time.monotonic() - started < 1
+        assert sent.count(False) >= 3  # one being sent, one waiting: the rest dropped
+        assert "dropped: 1 mails already wait to be sent" in caplog.text
+        mailer.close(0.1)

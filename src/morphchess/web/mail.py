@@ -139,12 +139,12 @@ class Mailer:
         self._start()
         return True
 
-    def close(self, seconds: float = 5.0) -> None:
-        """Let the thread send what waits, for up to ``seconds``, then stop it."""
+    def close(self, seconds: float = 2.0) -> None:
+        """Let the thread send what waits, for up to ``seconds``, then leave it (it ends with the process)."""
         if self._thread is None:
             return
         try:
-            self._queue.put(None, timeout=seconds)
+            self._queue.put_nowait(None)
         except queue.Full:
             return
         self._thread.join(seconds)

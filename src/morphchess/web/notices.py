@@ -112,13 +112,14 @@ class Notices:
         """After a committed move: mail the account to move in a correspondence game, if it asked, within
         its budget.  Never raises: the move stands whatever happens to its mail."""
         tc = game.tc
-        if tc is None or tc.per_move_ms is None or game.status.finished or not self.mailer.sending:
-            return
-        self._mail(game, "")
+        if tc is not None and tc.per_move_ms is not None and self.mailer.sending:
+            self._mail(game, "")
 
     def remind(self, at: datetime) -> int:
         """Remind, once per move, each correspondence side to move that has less than a day, or less than
         a quarter of its time, left at ``at`` (and asked for mail); how many games were reminded."""
+        if not self.mailer.sending:
+            return 0
         with self.store.db.read() as conn:
             rows = conn.execute(select(games.c.id, games.c.tc, games.c.ply, games.c.clock_at)
                                 .where(games.c.status == "playing", games.c.tc.like("%d"),
@@ -131,7 +132,12 @@ class Notices:
             deadline = aware(clock_at) + timedelta(milliseconds=tc.per_move_ms)
             if deadline - timedelta(milliseconds=min(clocks.DAY_MS, tc.per_move_ms // 4)) <= at < deadline \
                     and self._first_reminder(gid, ply):
-                reminded += self._mail(self.store.get(gid), "Reminder: ", at)
+                try:
+                    game = self.store.get(gid)
+                except ApiError as e:  # gone, or its variant cannot be loaded: the next game
+                    log.warning("no reminder for game %s: %s", gid, str(e)[:200])
+                    continue
+                reminded += self._mail(game, "Reminder: ", at)
         return reminded
 
     def _first_reminder(self, gid: str, ply: int) -> bool:
@@ -146,16 +152,18 @@ class Notices:
     def _mail(self, game: Game, prefix: str, at: datetime | None = None) -> bool:
         """Mail the account to move in ``game`` of the last move (subject begun with ``prefix``), if it
         asked for mail and its budget allows; whether the mail was queued."""
+        if game.status.finished:
+            return False
         try:
             to = self._recipient(game)
-            if to is None or game.status.finished:
+            if to is None:
                 return False
             account_id, address = to
             self.limiter.check([f"mail{account_id}"], "mail")
+            subject, text = self._message(game, at or now())
         except (ApiError, SQLAlchemyError) as e:
             log.warning("no mail for game %s: %s", game.id, str(e)[:200])
             return False
-        subject, text = self._message(game, at or now())
         return self.mailer.send(address, prefix + subject, text)
 
     def _recipient(self, game: Game) -> tuple[int, str] | None:
