@@ -187,7 +187,7 @@ def test_only_the_account_holding_the_side_to_move_is_mailed(app, inbox):
     assert not box.to("gina@example.org", wait=0) and not box.to("frank@example.org", wait=0)
 
 
-def test_a_name_with_line_breaks_reaches_no_header(app, inbox):
+def test_a_name_with_line_breaks_is_refused_and_none_reaches_a_header(app, inbox):
     box, _port = inbox
     hana = Player(app, "hana")
     hana.mail("hana@example.org")
@@ -195,8 +195,10 @@ def test_a_name_with_line_breaks_reaches_no_header(app, inbox):
     gid, invite = r.json()["id"], r.json()["invite"]["token"]
     hana.tokens[gid] = r.json()["seat"]["token"]
     guest = TestClient(app)  # no account: the name is the one typed
-    joined = guest.post(f"/api/games/{gid}/join", json={"name": "Ivan\r\nBcc: all@example.org"},
-                        headers={"Authorization": f"Bearer {invite}"})
+    auth = {"Authorization": f"Bearer {invite}"}
+    refused = guest.post(f"/api/games/{gid}/join", json={"name": "Ivan\r\nBcc: all@example.org"}, headers=auth)
+    assert refused.status_code == 422 and "no line breaks" in refused.json()["error"]["message"]
+    joined = guest.post(f"/api/games/{gid}/join", json={"name": "Ivan\u202e\u2066 Bcc: all@example.org"}, headers=auth)
     assert joined.status_code == 200, joined.text
     assert hana.move(gid, "c4").status_code == 200
     r = guest.post(f"/api/games/{gid}/moves", json={"move": "e5", "ply": 1},

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Literal
 
 from anyio import to_thread
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from ... import gamecourier, pgn
 from ...board import Board
@@ -38,7 +39,16 @@ router = APIRouter(prefix="/api")
 Kind = Literal["human", "engine"]
 Side = Literal["white", "black"]
 Action = Literal["offer", "accept", "decline"]
-Name = Field(None, max_length=40, description="the player's name, shown to everyone")
+
+
+def _one_line(name: str | None) -> str | None:
+    if name is not None and any(unicodedata.category(c) == "Cc" for c in name):
+        raise ValueError("a name has no line breaks or other control characters")  # names reach mail subjects
+    return name
+
+
+Name = Annotated[str | None, AfterValidator(_one_line),
+                 Field(max_length=40, description="the player's name, shown to everyone (one line)")]
 
 
 class NewGameIn(BaseModel):
@@ -55,7 +65,7 @@ class NewGameIn(BaseModel):
     black: Kind | None = Field(None, description="local games: engine by default; invite, open: human by default")
     level: int = Field(3, ge=1, le=8, description="engine strength, 1 (weak) to 8")
     time_control: str | None = Field(None, max_length=20, description='"5+3", "3d" or none')
-    name: str | None = Name
+    name: Name = None
     rated: bool = Field(False, description="rated (between two accounts: invite or open, no engine, logged in) "
                                            "or casual")
 
@@ -89,7 +99,7 @@ class OfferIn(SideIn):
 
 
 class NameIn(BaseModel):
-    name: str | None = Name
+    name: Name = None
 
 
 class ImportIn(BaseModel):
