@@ -345,3 +345,25 @@ def test_a_full_queue_drops_mail_at_once_with_a_log_line(caplog):
         assert sent.count(False) >= 3  # one being sent, one waiting: the rest dropped
         assert "dropped: 1 mails already wait to be sent" in caplog.text
         mailer.close(0.1)
+
+
+def test_the_smtp_login_is_used():
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    logins: list[tuple[bytes, bytes]] = []
+
+    def authenticate(server, session, envelope, mechanism, data) -> AuthResult:
+        logins.append((data.login, data.password) if isinstance(data, LoginPassword) else (b"", b""))
+        return AuthResult(success=logins[-1] == (b"games", b"s3cret"))
+
+    box = Inbox()
+    server = aiosmtpd.Controller(box, hostname="127.0.0.1", port=free_port(), authenticator=authenticate,
+                                 auth_require_tls=False)
+    server.start()
+    try:
+        mailer = Mailer(dataclasses.replace(smtp_at(server.port), user="games", password="s3cret"))
+        assert mailer.send("yes@example.org", "subject", "text")
+        assert len(box.to("yes@example.org")) == 1 and logins == [(b"games", b"s3cret")]
+        mailer.close()
+    finally:
+        server.stop()
