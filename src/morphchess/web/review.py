@@ -36,15 +36,15 @@ from .store import Store
 
 __all__ = ["Reviews", "reviews", "NODES", "MAX_PLIES", "NODE_BUDGET", "RUNNING", "MARKS", "CLIP"]
 
-NODES = 2000  # engine nodes a position
-NODE_BUDGET = 800_000  # engine nodes of one review
+NODES = 5000  # engine nodes a position
+NODE_BUDGET = 1_500_000  # engine nodes of one review
 MAX_PLIES = NODE_BUDGET // NODES - 1  # plies a review covers (each one's position and the start's)
 RUNNING = 2  # reviews running at once in one server process
 POOL_CLIENT = "review"  # the engine pool's client of every review
 LEASE = timedelta(seconds=30)  # a running review's process renews it with every position
 TT_SLOTS = 1 << 14  # a review's transposition table, kept from one position to the next
 CLIP = 1000  # scores beyond this many centipawns (mates among them) count as this for a move's loss
-MARKS = ((300, "??"), (150, "?"), (70, "?!"))  # a move losing at least this many centipawns is so marked
+MARKS = ((400, "??"), (200, "?"), (100, "?!"))  # a move losing at least this many centipawns is so marked
 
 reviews = Table(
     "reviews", metadata,
