@@ -4,6 +4,7 @@ games still played or unknown, games over the budget, repeated and concurrent re
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -102,3 +103,37 @@ def test_concurrent_reviews_are_bounded(client):
     finally:
         reviews.running = most
     assert reviewed(client, second)["done"] == len(LONG)
+
+
+def test_a_review_never_keeps_an_engine_seat_waiting(client):
+    gid = finished(client, LONG)
+    assert client.post(f"/api/games/{gid}/review").json()["state"] == "running"
+    g = client.post("/api/games", json={"white": "human", "black": "engine", "level": 1}).json()
+    auth = {"Authorization": f"Bearer {g['seat']['token']}"}
+    assert client.post(f"/api/games/{g['id']}/moves", json={"move": "e4", "ply": 0}, headers=auth).status_code == 200
+    while client.get(f"/api/games/{g['id']}").json()["ply"] < 2:
+        time.sleep(0.02)
+    assert client.get(f"/api/games/{gid}/review").json()["state"] == "running"  # the engine answered meanwhile
+    assert reviewed(client, gid)["done"] == len(LONG)
+
+
+def test_a_review_whose_server_stopped_is_taken_up_where_it_stopped(client):
+    from sqlalchemy import update
+
+    from morphchess.web.db import now
+    from morphchess.web.review import reviews
+
+    gid = finished(client, QUEEN_GIVEN)
+    done = reviewed(client, gid)
+    db = client.app.state.store.db
+    with db.read() as conn:
+        evals = conn.execute(reviews.select().where(reviews.c.game_id == gid)).mappings().one()["evals"]
+    # as a stopped server leaves it: running, three positions done, its lease run out
+    cut = json.dumps(json.loads(evals)[:3])
+    with db.write() as conn:
+        conn.execute(update(reviews).where(reviews.c.game_id == gid).values(state="running", evals=cut, lease=now()))
+    stopped = client.get(f"/api/games/{gid}/review").json()
+    assert stopped["state"] == "running" and stopped["done"] == 2
+    again = reviewed(client, gid)
+    assert again["done"] == len(QUEEN_GIVEN) and [p["san"] for p in again["plies"]] == QUEEN_GIVEN
+    assert again["plies"][5]["mark"] == "??" and again["plies"][:2] == done["plies"][:2]
