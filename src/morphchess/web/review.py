@@ -5,7 +5,7 @@ so far (JSON, one a position, in White's view), written after each position so t
 its progress.  Its work runs in the engine pool of the engine seats one position at a time, every
 review under one pool client (:data:`POOL_CLIENT`): all reviews together take one client's turn,
 so an engine seat waits at most for one position's search.  The work is bounded before it starts:
-:data:`NODES` a position, at most :data:`MAX_PLIES` plies (:data:`NODE_BUDGET` nodes in all), and
+:data:`NODES` a position, at most :data:`MAX_REVIEW_PLIES` plies (:data:`NODE_BUDGET` nodes in all), and
 :data:`RUNNING` reviews at once per process (more are refused with 429).
 
 The process running a review renews its lease with each position; a review whose lease ran out
@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, Text, select
 from sqlalchemy.engine import Connection
@@ -34,11 +34,11 @@ from .errors import ApiError, BadInput, Conflict, NotFound, RateLimited
 from .game import Game, Status
 from .store import Store
 
-__all__ = ["Reviews", "reviews", "NODES", "MAX_PLIES", "NODE_BUDGET", "RUNNING", "MARKS", "CLIP"]
+__all__ = ["Reviews", "reviews", "NODES", "MAX_REVIEW_PLIES", "NODE_BUDGET", "RUNNING", "MARKS", "CLIP"]
 
 NODES = 5000  # engine nodes a position
 NODE_BUDGET = 1_500_000  # engine nodes of one review
-MAX_PLIES = NODE_BUDGET // NODES - 1  # plies a review covers (each one's position and the start's)
+MAX_REVIEW_PLIES = NODE_BUDGET // NODES - 1  # plies a review covers (each one's position and the start's)
 RUNNING = 2  # reviews running at once in one server process
 POOL_CLIENT = "review"  # the engine pool's client of every review
 LEASE = timedelta(seconds=30)  # a running review's process renews it with every position
@@ -70,7 +70,7 @@ class _Run:
     tt: TranspositionTable = field(default_factory=lambda: TranspositionTable(TT_SLOTS))
 
 
-def check_reviewable(game: Game, max_plies: int = MAX_PLIES) -> None:
+def check_reviewable(game: Game, max_plies: int = MAX_REVIEW_PLIES) -> None:
     """Refuse (Conflict, BadInput) a review of a game not over, without moves, longer than
     ``max_plies``, or whose variant the engine does not play, before any work starts."""
     if game.status != Status.OVER:
@@ -83,7 +83,7 @@ def check_reviewable(game: Game, max_plies: int = MAX_PLIES) -> None:
     check_engine(game.variant)
 
 
-def _evaluate(board: Board, run: _Run, stop: threading.Event) -> dict | None:
+def _evaluate(board: Board, tt: TranspositionTable, stop: threading.Event) -> dict | None:
     """The position's evaluation in White's view: ``score`` (centipawns; a mate scores near
     :data:`~morphchess.engine.search.MATE`), ``mate`` (moves to mate, + White mates; 0: mated on the
     board), the best move (``best`` in SAN, ``best_uci``; None where the game is over) and who is to
@@ -94,7 +94,7 @@ def _evaluate(board: Board, run: _Run, stop: threading.Event) -> dict | None:
     if outcome is not None:
         won = 0 if outcome.winner is None else (1 if outcome.winner == WHITE else -1)
         return {**entry, "score": won * MATE, "mate": 0 if won else None}
-    result = engine.search(board.position.copy(), nodes=NODES, stop=stop, tt=run.tt)
+    result = engine.search(board.position.copy(), nodes=NODES, stop=stop, tt=tt)
     if stop.is_set() or result.move is None:
         return None
     best = board.move(result.move)
@@ -106,7 +106,7 @@ class Reviews:
     """The reviews of a server's games: started by :meth:`start`, read by :meth:`view`; at most
     ``running`` at once in this process, of games of at most ``max_plies`` plies."""
 
-    def __init__(self, store: Store, bots: Bots, running: int = RUNNING, max_plies: int = MAX_PLIES) -> None:
+    def __init__(self, store: Store, bots: Bots, running: int = RUNNING, max_plies: int = MAX_REVIEW_PLIES) -> None:
         self.store, self.bots, self.running, self.max_plies = store, bots, running, max_plies
         self._mine: set[str] = set()  # the games whose review this process runs
         self._lock = threading.Lock()
@@ -116,6 +116,8 @@ class Reviews:
         a review running or done is left as it is.  The answer is :meth:`view`'s."""
         game = self.store.get(gid)
         check_reviewable(game, self.max_plies)
+        if self._settled(gid):
+            return self.view(gid)
         with self._lock:
             if gid in self._mine:
                 return self.view(gid)
@@ -138,6 +140,12 @@ class Reviews:
             raise
         return self.view(gid)
 
+    def _settled(self, gid: str) -> bool:
+        """Is the game's review done, or running in a process that renews its lease?"""
+        with self.store.db.read() as conn:
+            row = conn.execute(select(reviews.c.state, reviews.c.lease).where(reviews.c.game_id == gid)).first()
+        return row is not None and _settled(row.state, row.lease)
+
     def _claim(self, conn: Connection, game: Game) -> list[dict] | None:
         """Claim the game's review for this process: the evaluations done so far, or None when the
         review is done or another process runs it."""
@@ -148,7 +156,7 @@ class Reviews:
         if row is None:
             conn.execute(reviews.insert().values(game_id=game.id, total=game.ply, evals="[]", created=at, **values))
             return []
-        if row["state"] == "done" or (row["state"] == "running" and aware(row["lease"]) > at):
+        if _settled(row["state"], row["lease"]):
             return None
         conn.execute(reviews.update().where(reviews.c.game_id == game.id).values(**values))
         return json.loads(row["evals"])
@@ -170,7 +178,7 @@ class Reviews:
             limit = self.bots.limits.engine_seconds
             if first and not engine_ready(run.board.variant, limit, limit):
                 raise BadInput("the engine is still building its tables for this variant; ask again in a minute")
-            entry = None if stop.is_set() else _evaluate(run.board, run, stop)
+            entry = None if stop.is_set() else _evaluate(run.board, run.tt, stop)
             if entry is None:  # the server stops
                 self._drop(run.gid)
                 return
@@ -229,6 +237,10 @@ def plies(played: list[dict], evals: list[dict]) -> list[dict]:
                     "mate": after["mate"], "best": before["best"], "best_uci": before["best_uci"], "loss": loss,
                     "mark": next((mark for least, mark in MARKS if loss >= least), None)})
     return out
+
+
+def _settled(state: str, lease: datetime) -> bool:
+    return state == "done" or (state == "running" and aware(lease) > now())
 
 
 def _clip(score: int) -> int:
