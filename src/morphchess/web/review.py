@@ -28,6 +28,7 @@ from ..engine.search import MATE
 from ..engine.tt import TranspositionTable
 from ..position import WHITE
 from .bots import Bots, engine_ready
+from .caches import REPLAY_KEPT
 from .cost import check_engine
 from .db import aware, metadata, now
 from .errors import ApiError, BadInput, Conflict, NotFound, RateLimited
@@ -131,7 +132,7 @@ class Reviews:
             if evals is not None:
                 board = game.board.root()
                 for move in game.board.move_stack[:len(evals)]:
-                    board.push(move)
+                    _advance(board, move)
                 self._submit(_Run(gid, list(game.board.move_stack), board, evals), first=True)
             else:
                 self._drop(gid)
@@ -188,7 +189,7 @@ class Reviews:
             if done:
                 self._drop(run.gid)
                 return
-            run.board.push(run.moves[len(run.evals) - 1])
+            _advance(run.board, run.moves[len(run.evals) - 1])
         except ApiError as e:
             self._fail(run.gid, str(e))
             return
@@ -237,6 +238,13 @@ def plies(played: list[dict], evals: list[dict]) -> list[dict]:
                     "mate": after["mate"], "best": before["best"], "best_uci": before["best_uci"], "loss": loss,
                     "mark": next((mark for least, mark in MARKS if loss >= least), None)})
     return out
+
+
+def _advance(board: Board, move: Move) -> None:
+    """Play the next move of a review, keeping few positions' legal moves (as a replay does)."""
+    board.push(move)
+    if len(board.move_stack) % REPLAY_KEPT == 0:
+        board.forget_earlier()
 
 
 def _settled(state: str, lease: datetime) -> bool:
