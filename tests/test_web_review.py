@@ -137,3 +137,16 @@ def test_a_review_whose_server_stopped_is_taken_up_where_it_stopped(client):
     again = reviewed(client, gid)
     assert again["done"] == len(QUEEN_GIVEN) and [p["san"] for p in again["plies"]] == QUEEN_GIVEN
     assert again["plies"][5]["mark"] == "??" and again["plies"][:2] == done["plies"][:2]
+
+
+@pytest.mark.parametrize("variant", ["crossroads", "polymorph"])
+def test_a_morphing_game_is_reviewed_to_the_end(client, variant):
+    g = client.post("/api/games", json={"variant": variant, "black": "human"}).json()
+    auth = {"Authorization": f"Bearer {g['seat']['token']}"}
+    for ply in range(6):  # each side's first legal move, as the server lists them
+        g = client.post(f"/api/games/{g['id']}/moves", json={"move": g["legal"][0]["uci"], "ply": ply},
+                        headers=auth).json()
+    client.post(f"/api/games/{g['id']}/resign", json={"side": "white"}, headers=auth)
+    review = reviewed(client, g["id"])
+    assert review["state"] == "done" and [p["uci"] for p in review["plies"]] == [h["uci"] for h in g["history"]]
+    assert all(p["best"] and p["loss"] >= 0 for p in review["plies"])
