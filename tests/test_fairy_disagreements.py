@@ -1,6 +1,7 @@
 """The disagreements with Fairy-Stockfish found in random games (issue 51), each against pyffish:
 a dropped pawn's double step, castling with a partner inward from the corner, the text of a
-one-square castling, lame leaps Fairy-Stockfish cannot make, and games over before any move."""
+one-square castling, lame leaps Fairy-Stockfish cannot make, games over before any move, and royal
+pieces facing along a rank under the flying-general rule."""
 
 from __future__ import annotations
 
@@ -34,6 +35,18 @@ def test_chessgi_pawn_dropped_on_the_first_rank_double_steps_from_the_second():
         pos.make(parse_coord(pos, text))
     assert "d2d4" in {move_text(pos, m) for m in pos.legal_moves()}
     assert against(pos, "chessgi", fen, 3, played) > 0
+
+
+def test_flying_generals_may_not_face_each_other_along_a_rank_either():
+    """ordavsempire differed in a random game: Fairy-Stockfish's flyingGeneral bars a rank too."""
+    text = "[fgchess:chess]\nflyingGeneral = true\n"
+    sf.load_variant_config(FSF_TEXT + "\n" + text)
+    v = quiet_load(text, "fgchess")
+    fen = "8/8/1p6/8/7k/3K4/8/8 w - - 0 1"
+    pos = from_fen(v, fen)
+    moves = {move_text(pos, m) for m in pos.legal_moves()}
+    assert "d3e3" in moves and not {"d3c4", "d3d4", "d3e4"} & moves  # rank 4 faces the king on h4
+    assert against(pos, "fgchess", fen, 3) > 0
 
 
 def test_active_castles_with_the_rook_inward_from_the_queen_in_the_corner():

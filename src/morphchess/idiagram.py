@@ -533,7 +533,7 @@ def _shuffle_spec(variant: Variant, value: str) -> tuple[str, ...]:
 def _zones(variant: Variant, items: _Items) -> None:
     """``confine=IDS:squares`` (the types stay on these squares) and ``forbid=IDS:squares`` (they
     never enter these), squares as in piece lines and from White's side (Black's mirrored by
-    rank); ``flyingGeneral=1``: royal pieces may not face each other on an open file."""
+    rank); ``flyingGeneral=1``: royal pieces may not face each other on an open file or rank."""
     found: dict[str, dict[int, set[int]]] = {"confine": {}, "forbid": {}}  # key -> type -> squares
     for key, by_type in found.items():
         for value in items.repeated.get(key, []):

@@ -563,9 +563,9 @@ class Tables:
         sign = 1 if colour == WHITE else -1
         for t in self._types:
             anyway, unmoved = self._codes(t.index, colour)
-            if t.royal and self._flies_to(sq, colour):  # royals face each other along a file
-                for dy in (1, -1):
-                    self._reverse(sq, Step(0, dy, 0, move=False), 1, anyway, near, rays, lame)
+            if t.royal and self._flies_to(sq, colour):  # royals face each other along a file or rank
+                for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+                    self._reverse(sq, Step(dx, dy, 0, move=False), 1, anyway, near, rays, lame)
             if sq in self.barred[code(t.index, colour)]:
                 continue
             for s in t.moves.steps:

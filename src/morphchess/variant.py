@@ -121,7 +121,7 @@ class Variant(_Freezable):
     # Zones (morphchess's confine=/forbid= keys): type index -> squares, from White's point of
     # view (Black's mirrored by rank), that pieces of the type may not enter (a palace, a river).
     barred: Mapping[int, frozenset[int]] = field(default_factory=dict)
-    flying_general: bool = False  # royal pieces may not face each other on an open file (Xiangqi)
+    flying_general: bool = False  # royal pieces may not face each other on an open file or rank (Xiangqi)
     # Flag rules (Fairy-Stockfish's flagPiece and flagRegion), per colour: the type whose pieces win by
     # standing in the region (0: any piece) and the region's squares (none: no flag rule); flag_count
     # pieces must stand there; with flag_move the other side gets one more move to reach its own region

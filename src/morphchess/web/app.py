@@ -35,6 +35,7 @@ from .lobby import lobby_page
 from .mail import Mailer, Smtp, smtp_from_env
 from .notices import Notices
 from .rated import Rater
+from .review import Reviews
 from .routes.accounts import router as accounts_router
 from .routes.analysis import router as analysis_router
 from .routes.editor import router as editor_router
@@ -47,6 +48,7 @@ from .routes.mygames import router as mygames_router
 from .routes.pictures import router as pictures_router
 from .routes.ratings import router as ratings_router
 from .routes.rematch import router as rematch_router
+from .routes.review import router as review_router
 from .routes.talk import router as talk_router
 from .routes.tournaments import router as tournaments_router
 from .shutdown import exit_after
@@ -108,7 +110,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None, sm
     app = FastAPI(title="morphchess", description=__doc__, version="0.1.0", docs_url=None, redoc_url=None,
                   lifespan=lifespan)
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
-    app.state.hub, app.state.talk_hub = hub, talk_hub
+    app.state.hub, app.state.talk_hub, app.state.reviews = hub, talk_hub, Reviews(store, bots)
     app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
     app.state.accounts, app.state.rater, app.state.tournaments = Accounts(db), Rater(db), Tournaments(store)
     store.endings.append(app.state.rater.ended)  # rated games are rated as they end
@@ -127,6 +129,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None, sm
     app.include_router(talk_router)
     app.include_router(mygames_router)
     app.include_router(rematch_router)
+    app.include_router(review_router)
     app.include_router(analysis_router)
     app.include_router(lab_router)
     app.include_router(lobby_router)

@@ -18,6 +18,7 @@ import { cancelPremove, markPremove, premoveMoves, premoveSide, queuePremove, ta
 import { drawDownloads, wireRecords } from "./records.js";
 import { fromAddress, keepInvite, keepToken, lastGame, rememberGame, showAddress, tokenOf } from "./seats.js";
 import { beep, setSound, soundOn } from "./sound.js";
+import { drawReview, markedPly, markMoves, wireReview } from "./review.js";
 import { drawSummary, rematchStarted } from "./summary.js";
 import { drawTalk, followTalk, wireTalk } from "./talk.js";
 import { timeControl, wireTimeControl } from "./timecontrol.js";
@@ -224,6 +225,7 @@ function draw() {
   drawOnline(game, app.you);
   drawDownloads(game);
   drawSummary(game, app.you, { answer: (action) => act("Rematch", () => api.rematch(game.id, action)), analyse });
+  drawReview(game);
   clocks.set(game.clock);
   const local = game.mode === "local";
   const owner = local && app.you.length > 0;
@@ -268,8 +270,19 @@ function drawMoves() {
   const notation = document.querySelector('input[name="notation"]:checked').value;
   const current = app.viewing === null ? app.game.history.length : app.viewing;
   renderMoves($("moves"), app.game, notation, current);
+  markMoves($("moves"));
   const cell = $("moves").querySelector(".current");
   if (cell && app.viewing === null) keepInView($("moves"), cell);
+}
+
+// A marked move of the review: the position before it, with the engine's better move drawn.
+async function showBetter(ply) {
+  const p = markedPly(ply);
+  await viewPly(ply - 1);
+  const [from, to] = p.best_uci.match(/[a-z]+\d+/g);
+  board.marks.clear();
+  board.marks.toggle(from, to || from);
+  $("review-better").textContent = `Before ${p.san}${p.mark} the engine prefers ${p.best} (the arrow).`;
 }
 
 async function viewPly(ply) {
@@ -561,13 +574,16 @@ function wire() {
   wireTurn();
   wireLooks();
   wirePanels();
+  wireReview({ game: () => app.game, redraw: drawMoves,
+    showPly: (ply) => showBetter(ply).catch((e) => notice(refusal("Showing the better move", e))) });
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     typedMove($("move-input"));
   };
   $("moves").onclick = (e) => {
     const cell = e.target.closest(".mv");
-    if (cell) viewPly(Number(cell.dataset.ply)).catch((err) => notice(refusal("Showing the position", err)));
+    const ply = cell && Number(cell.dataset.ply);
+    if (cell) (markedPly(ply) ? showBetter(ply) : viewPly(ply)).catch((err) => notice(refusal("Showing the position", err)));
   };
   $("back-to-game").onclick = () => viewPly(app.game.history.length).catch((e) => notice(refusal("Back to the game", e)));
   window.addEventListener("keydown", stepKeys);
