@@ -198,6 +198,8 @@ def test_a_name_with_line_breaks_is_refused_and_none_reaches_a_header(app, inbox
     auth = {"Authorization": f"Bearer {invite}"}
     refused = guest.post(f"/api/games/{gid}/join", json={"name": "Ivan\r\nBcc: all@example.org"}, headers=auth)
     assert refused.status_code == 422 and "no line breaks" in refused.json()["error"]["message"]
+    assert guest.post(f"/api/games/{gid}/join", json={"name": "I" * 41}, headers=auth).status_code == 422
+    assert guest.post("/api/games", json={"mode": "invite", "name": None}).status_code == 200
     joined = guest.post(f"/api/games/{gid}/join", json={"name": "Ivan\u202e\u2066 Bcc: all@example.org"}, headers=auth)
     assert joined.status_code == 200, joined.text
     assert hana.move(gid, "c4").status_code == 200

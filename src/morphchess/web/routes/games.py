@@ -47,8 +47,8 @@ def _one_line(name: str | None) -> str | None:
     return name
 
 
-Name = Annotated[str | None, AfterValidator(_one_line),
-                 Field(max_length=40, description="the player's name, shown to everyone (one line)")]
+Name = Annotated[Annotated[str, Field(max_length=40)] | None, AfterValidator(_one_line),
+                 Field(description="the player's name, shown to everyone (one line)")]
 
 
 class NewGameIn(BaseModel):
