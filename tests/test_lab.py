@@ -1,6 +1,9 @@
 """The designer's lab: self-play records, the store, statistics, reports, the command and Ray."""
 
 import json
+import signal
+import threading
+import time
 
 import pytest
 
@@ -86,6 +89,23 @@ def test_parallel_games_match_serial_ones(tmp_path, crossroads):
     serial = run_lab(crossroads, 4, tmp_path / "one")
     parallel = run_lab(crossroads, 4, tmp_path / "two", jobs=2)
     assert serial == parallel
+
+
+def test_parallel_workers_do_not_inherit_this_process_s_signal_handlers(tmp_path, crossroads):
+    """Workers were forks of the calling process: with its SIGTERM handler inherited (Ray installs one),
+    a worker could ignore the pool's terminate at the end and the run never returned."""
+    def hang(signum, frame):
+        time.sleep(3600)
+
+    old = signal.signal(signal.SIGTERM, hang)
+    try:
+        done: list = []
+        worker = threading.Thread(target=lambda: done.append(run_lab(crossroads, 4, tmp_path, jobs=2)), daemon=True)
+        worker.start()
+        worker.join(60)
+        assert done and len(done[0]) == 4, "the parallel run did not end"
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 def test_wilson_interval():

@@ -400,7 +400,7 @@ def run_match(variant_spec: str, first: str, second: str, games: int, movetime_m
         finally:
             _close_worker()
     else:  # workers start their players on their first game; external engines end with the pool
-        ctx = get_context("spawn" if sys.platform == "win32" else "fork")
+        ctx = get_context("spawn" if sys.platform == "win32" else "forkserver")  # no fork: lab/run.py says why
         with ctx.Pool(jobs) as pool:
             for game in pool.imap(_game, jobs_list):  # in order: pairs finish together
                 if record(game):

@@ -27,7 +27,9 @@ def play_local(settings: LabSettings, indices: list[int], jobs: int) -> Iterator
         for i in indices:
             yield play_one(settings, i)
         return
-    ctx = get_context("spawn" if sys.platform == "win32" else "fork")
+    # Workers start from a fresh process, never as forks of this one: a fork of a process with other
+    # threads (Ray's, a web server's) or its signal handlers can hang on a lock that no thread will free.
+    ctx = get_context("spawn" if sys.platform == "win32" else "forkserver")
     with ctx.Pool(jobs) as pool:
         yield from pool.imap_unordered(partial(play_one, settings), indices)
 
