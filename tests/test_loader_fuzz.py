@@ -70,7 +70,6 @@ def _within_bounds(loader, text: str) -> None:
     square on boards up to 10x10) within the CPU and memory bounds, or it is refused in one line.
     The garbage collector is kept out of the timing: a full collection of what earlier tests left in
     this process (gigabytes in a whole run) once took 3.4 s of a 0.1 s load."""
-    gc.collect()
     gc.disable()
     tracemalloc.start()
     start = time.thread_time()
