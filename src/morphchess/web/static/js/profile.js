@@ -85,11 +85,15 @@ function wireOwn() {
   });
 }
 
+let showing = 0; // the newest call of show(): an older one whose answers come later changes nothing
+
 async function show() {
+  const mine = ++showing;
   let profile;
   try {
     profile = await api.profile(name);
   } catch (e) {
+    if (mine !== showing) return;
     $("profile-facts").textContent = e.message;
     $("profile-own").hidden = true;
     $("profile-ratings").replaceChildren();
@@ -102,6 +106,7 @@ async function show() {
   $("profile-facts").textContent = `Playing since ${profile.created.slice(0, 10)} · `
     + `${r.won} won, ${r.lost} lost, ${r.drawn} drawn`;
   const { account } = await currentAccount();
+  if (mine !== showing) return;
   const own = Boolean(account && account.name.toLowerCase() === profile.name.toLowerCase());
   $("profile-own").hidden = !own; // the owner's controls to the owner only
   if (own) api.mailSettings().then(showMail, (e) => said(e.message));
