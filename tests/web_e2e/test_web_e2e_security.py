@@ -41,7 +41,8 @@ INJECTED = """() => {
   for (const e of document.querySelectorAll("*")) {
     for (const a of e.attributes) if (a.name.startsWith("on")) bad.push(`${e.tagName} ${a.name}`);
   }
-  for (const e of document.querySelectorAll("b, i, svg:not(.marks):not(.points):not(#review-graph), script:not([src])")) bad.push(e.tagName);
+  const own = ":not(.marks):not(.points):not(#review-graph)";  // the page's own drawings
+  for (const e of document.querySelectorAll(`b, i, svg${own}, script:not([src])`)) bad.push(e.tagName);
   for (const e of document.querySelectorAll("h1")) if (!e.closest("header")) bad.push("H1");
   for (const img of document.querySelectorAll("img")) {
     if (!img.src.startsWith("data:image/svg+xml")) bad.push(`IMG ${img.src}`);
