@@ -20,7 +20,6 @@ cdef class Position:
     cdef public Py_ssize_t turn, halfmove, fullmove
     cdef public unsigned long long hash
     cdef const unsigned long long[::1] _zob
-    cdef Py_ssize_t _size
 
     cdef Undo _saved(self, m, Py_ssize_t piece, taken)
     cpdef castle_key(self)

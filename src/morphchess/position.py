@@ -92,7 +92,7 @@ class Position:
     """
 
     __slots__ = ("variant", "t", "board", "turn", "ep", "halfmove", "fullmove", "hash", "royals", "rights",
-                 "hands", "_stack", "checks", "_checks_saved", "_zob", "_size")
+                 "hands", "_stack", "checks", "_checks_saved", "_zob")
 
     def __init__(self, variant: Variant, setup: str = "standard") -> None:
         placement = variant.placement(setup)
@@ -136,8 +136,7 @@ class Position:
         self._checks_saved: list = []
         self.variant = variant
         self.t = variant.tables
-        self._zob = self.t.zob
-        self._size = self.t.size
+        self._zob = self.t.zob  # the Zobrist keys as a typed view, for make's C arithmetic
         self.board = board
         self.hands = tuple(tuple(hand.get(ti, 0) for ti in range(len(variant.types) + 1)) for hand in hands)
         self.turn = turn
@@ -271,7 +270,7 @@ class Position:
     def copy(self) -> Position:
         """An independent copy, its history included (:meth:`unmake` works on it)."""
         p = cython.declare(Position, Position.__new__(Position))
-        p.variant, p.t, p._zob, p._size = self.variant, self.t, self._zob, self._size
+        p.variant, p.t, p._zob = self.variant, self.t, self._zob
         p.board, p._stack, p._checks_saved = self.board[:], self._stack[:], self._checks_saved[:]
         p.turn, p.ep, p.halfmove, p.fullmove, p.hash = self.turn, self.ep, self.halfmove, self.fullmove, self.hash
         p.royals, p.rights, p.hands, p.checks = self.royals, self.rights, self.hands, self.checks
@@ -860,7 +859,7 @@ class Position:
         b = self.board
         t = self.t
         z = self._zob
-        S = self._size
+        S = t.size
         piece = b[frm]
         cap = b[to]
         us = self.turn
@@ -977,7 +976,7 @@ class Position:
         codes taken on the way)``."""
         frm, to, new, _kind, extra = m
         b = self.board
-        z, S = self._zob, self._size
+        z, S = self._zob, self.t.size
         b[frm] = 0
         cap = b[to]
         victims = tuple(b[x] for x in extra)
@@ -1004,7 +1003,7 @@ class Position:
         b[frm] = 0
         b[to] = new
         b[at] = moved
-        h ^= self._zob[cap * self._size + to] ^ self._zob[moved * self._size + at]
+        h ^= self._zob[cap * t.size + to] ^ self._zob[moved * t.size + at]
         self.halfmove = 0 if t.resets[piece] or (new >> 2) != (piece >> 2) else self.halfmove + 1
         royal = t.royal
         if royal[piece] or royal[new] or royal[cap]:
