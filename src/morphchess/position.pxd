@@ -16,12 +16,15 @@ cdef class Undo:
 cdef class Position:
     cdef public Tables t
     cdef public object variant, ep, royals, rights, hands, checks
-    cdef public list board, _stack, _checks_saved
+    cdef public object board
+    cdef public list _stack, _checks_saved
     cdef public Py_ssize_t turn, halfmove, fullmove
     cdef public unsigned long long hash
     cdef const unsigned long long[::1] _zob
+    cdef int[::1] _b
 
     cdef Undo _saved(self, m, Py_ssize_t piece, taken)
+    cpdef Py_ssize_t code_at(self, Py_ssize_t sq)
     cpdef castle_key(self)
     cpdef list castling_pieces(self, Py_ssize_t colour)
     cpdef unsigned long long ep_key(self, tuple squares, Py_ssize_t capturer)
@@ -39,7 +42,7 @@ cdef class Position:
     cpdef list legal_moves(self)
     cpdef list _legal(self)
     cpdef bint is_safe(self, m)
-    @cython.locals(b=list, p=Py_ssize_t, mine=Py_ssize_t, q=Py_ssize_t, to=Py_ssize_t, n=Py_ssize_t,
+    @cython.locals(p=Py_ssize_t, mine=Py_ssize_t, q=Py_ssize_t, to=Py_ssize_t, n=Py_ssize_t,
                    total=Py_ssize_t, entry=tuple, leaps=tuple, slides=tuple)
     cpdef tuple reach_marks(self, Py_ssize_t sq, list marks)
     cpdef object capture_square(self, m)

@@ -9,6 +9,7 @@ public, python-chess-like wrapper) instead of reaching into it.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -83,7 +84,7 @@ class Undo:
 class Position:
     """A position of a variant, changed in place by :meth:`make` and :meth:`unmake`.
 
-    ``board`` holds a piece code per square, ``turn`` the side to move, ``ep``
+    ``board`` holds a piece code per square (an ``array('i')``), ``turn`` the side to move, ``ep``
     the en-passant state ``(squares, victim square, hash part)`` after a
     double step, ``royals`` the royal squares per colour, ``hands`` the pieces in
     hand per colour (a count per type index), ``checks`` the checks each colour must still give
@@ -92,7 +93,7 @@ class Position:
     """
 
     __slots__ = ("variant", "t", "board", "turn", "ep", "halfmove", "fullmove", "hash", "royals", "rights",
-                 "hands", "_stack", "checks", "_checks_saved", "_zob")
+                 "hands", "_stack", "checks", "_checks_saved", "_zob", "_b")
 
     def __init__(self, variant: Variant, setup: str = "standard") -> None:
         placement = variant.placement(setup)
@@ -137,7 +138,7 @@ class Position:
         self.variant = variant
         self.t = variant.tables
         self._zob = self.t.zob  # the Zobrist keys as a typed view, for make's C arithmetic
-        self.board = board
+        self.board = self._b = array("i", board)  # ``_b``: the same squares as a typed view, for C reads
         self.hands = tuple(tuple(hand.get(ti, 0) for ti in range(len(variant.types) + 1)) for hand in hands)
         self.turn = turn
         self.halfmove = halfmove
@@ -185,13 +186,13 @@ class Position:
             self.checks = (max(checks[0] - 1, 0), checks[1]) if us == WHITE else (checks[0], max(checks[1] - 1, 0))
             self.hash ^= before ^ self._checks_key()
 
-    @cython.locals(b=list, F=cython.Py_ssize_t, colour=cython.Py_ssize_t, rank=cython.Py_ssize_t,
+    @cython.locals(F=cython.Py_ssize_t, colour=cython.Py_ssize_t, rank=cython.Py_ssize_t,
                    side=cython.Py_ssize_t, ps=cython.Py_ssize_t, r=cython.Py_ssize_t, k=cython.Py_ssize_t,
                    key=cython.ulonglong, right=cython.ulonglong)
     def castle_key(self) -> int:
         """Hash part of the castling rights: an unmoved castling king and an unmoved partner."""
         t = self.t
-        b = self.board
+        b = self._b
         F = t.files
         key = 0
         if t.fischer:
@@ -208,7 +209,7 @@ class Position:
     def _fischer_castle_key(self) -> int:
         """:meth:`castle_key` where the partners are found on the board (Fischer castling)."""
         t = self.t
-        b = self.board
+        b = self._b
         F = t.files
         rights = set()
         for colour in (WHITE, BLACK):
@@ -227,7 +228,7 @@ class Position:
         """The squares of ``colour``'s pieces of castling types that may castle: the royal ones and,
         where a castling type is not royal, those on the castling ranks."""
         t = self.t
-        b = self.board
+        b = self._b
         out = [r for r in self.royals[colour] if t.castle[b[r] | 2]]
         if t.free_castlers:
             F = t.files
@@ -258,7 +259,7 @@ class Position:
         """Hash part of en-passant squares: only squares a piece of ``capturer`` could take on count
         (so that the position after a double step repeats as in FIDE rules)."""
         t = self.t
-        b = self.board
+        b = self._b
         key = 0
         for s in squares:
             for src, codes in t.ep_sources[capturer][s]:
@@ -267,21 +268,26 @@ class Position:
                     break
         return key
 
+    def code_at(self, sq: int) -> int:
+        """The code of the piece on square ``sq`` (0: none)."""
+        return self._b[sq]
+
     def copy(self) -> Position:
         """An independent copy, its history included (:meth:`unmake` works on it)."""
         p = cython.declare(Position, Position.__new__(Position))
         p.variant, p.t, p._zob = self.variant, self.t, self._zob
-        p.board, p._stack, p._checks_saved = self.board[:], self._stack[:], self._checks_saved[:]
+        p.board = p._b = self.board[:]
+        p._stack, p._checks_saved = self._stack[:], self._checks_saved[:]
         p.turn, p.ep, p.halfmove, p.fullmove, p.hash = self.turn, self.ep, self.halfmove, self.fullmove, self.hash
         p.royals, p.rights, p.hands, p.checks = self.royals, self.rights, self.hands, self.checks
         return p
 
     # -- attacks -----------------------------------------------------------------
-    @cython.locals(b=list, src=cython.Py_ssize_t, s=cython.Py_ssize_t, x=cython.Py_ssize_t, near=tuple, rays=tuple,
+    @cython.locals(src=cython.Py_ssize_t, s=cython.Py_ssize_t, x=cython.Py_ssize_t, near=tuple, rays=tuple,
                    lame=tuple, ray=tuple, blockers=tuple, codes=frozenset)
     def attacked(self, sq: int, by: int) -> bool:
         """Is ``sq`` attacked by a piece of colour ``by``?"""
-        b = self.board
+        b = self._b
         t = self.t
         near, rays, lame, hops = t.att[by][sq]
         for src, codes in near:
@@ -307,7 +313,7 @@ class Position:
 
     def _hopped(self, sq: int, hops: tuple) -> bool:
         """Does a hopper capture on ``sq`` along one of the hopper lines ``hops``?"""
-        b = self.board
+        b = self._b
         for ray, specs in hops:
             hurdle = -1
             for i, s in enumerate(ray):
@@ -324,7 +330,7 @@ class Position:
 
     def _path_attack(self, sq: int, by: int) -> bool:
         """Does a multi-leg move of a piece of ``by`` capture on ``sq`` (or check it, ``k``)?"""
-        b = self.board
+        b = self._b
         t = self.t
         codes, reach, moves, F = t.path_codes[by], t.path_reach, t.moves, t.files
         for s, p in enumerate(b):
@@ -358,7 +364,7 @@ class Position:
         """For the piece on ``sq``, the squares its plain leaps and slides reach as the board stands
         (empty, or holding a piece of the other side; not hops, multi-leg or move-only and capture-only
         moves): how many, and the sum of ``marks[square]`` over them (the evaluation's mobility)."""
-        b = self.board
+        b = self._b
         p = b[sq]
         mine = p & 1
         entry = self.t.moves[p][sq]
@@ -379,11 +385,11 @@ class Position:
                     break
         return n, total
 
-    @cython.locals(b=list, s=cython.Py_ssize_t, shield=cython.Py_ssize_t, p=cython.Py_ssize_t,
+    @cython.locals(s=cython.Py_ssize_t, shield=cython.Py_ssize_t, p=cython.Py_ssize_t,
                    rays=tuple, lame=tuple, ray=tuple, codes=frozenset)
     def _pinned(self, us: int) -> set:
         """Own pieces that may shield a royal piece (a superset of the pinned ones)."""
-        b = self.board
+        b = self._b
         t = self.t
         them = us ^ 1
         out = set()
@@ -420,19 +426,20 @@ class Position:
         piece too (the search's quiescence uses it for moves that gain by morphing)."""
         return self._walk(quiet_from or self.t.no_quiet)
 
-    @cython.locals(b=list, out=list, us=cython.Py_ssize_t, sq=cython.Py_ssize_t, p=cython.Py_ssize_t,
+    @cython.locals(out=list, us=cython.Py_ssize_t, sq=cython.Py_ssize_t, p=cython.Py_ssize_t,
                    q=cython.Py_ssize_t, to=cython.Py_ssize_t, x=cython.Py_ssize_t, start=cython.Py_ssize_t,
                    leaps=tuple, slides=tuple, specials=tuple, ray=tuple, blockers=tuple)
     def _walk(self, quiet_from: list | None) -> list[Move]:
         """The one walk over the compiled tables: every pseudo-legal move, or only captures plus the
         quiet moves of the pieces ``quiet_from`` names (None: all quiet moves and transformations)."""
-        b = self.board
+        b = self._b
         us = self.turn
         t = self.t
         table, transforms = t.moves, t.transforms
         ep = self.ep
         out: list = []
-        for sq, p in enumerate(b):
+        for sq in range(t.size):
+            p = b[sq]
             if not p or (p & 1) != us:
                 continue
             quiet = quiet_from is None or quiet_from[p][sq]
@@ -511,7 +518,7 @@ class Position:
 
     def _takes(self, m: Move, flags: list) -> bool:
         """Does move ``m`` capture a piece whose code ``flags`` marks?"""
-        b = self.board
+        b = self._b
         kind = m[3]
         if kind is LEGS:
             return any(flags[b[x]] for x in m[4]) or (m[1] != m[0] and flags[b[m[1]]])
@@ -549,7 +556,7 @@ class Position:
 
     def _more(self, p: int, sq: int, more: tuple, quiet: bool, out: list) -> None:
         """The moves of modal riders, hoppers and multi-leg paths of piece ``p`` on ``sq``."""
-        b = self.board
+        b = self._b
         us = p & 1
         rides, hops, paths = more
         for ray, can_move, can_capture in rides:
@@ -568,7 +575,7 @@ class Position:
 
     def _hop(self, hop: tuple, us: int, quiet: bool, out: list) -> None:
         """The moves of one hopper line: up to the hurdle, then beyond it (see the tables)."""
-        b = self.board
+        b = self._b
         ray, rng, after, can_move, can_capture = hop
         n = len(ray)
         limit = min(n, rng) if rng else n
@@ -591,7 +598,7 @@ class Position:
         """Follow leg ``i`` of a multi-leg move of piece ``p`` (from ``origin``) starting on ``sq``
         after a leg in direction ``d``; ``taken``: squares captured on the way.  The origin
         counts as empty.  ``attack``: check-only (``k``) ends count as captures."""
-        b = self.board
+        b = self._b
         t = self.t
         us = p & 1
         leg = legs[i]
@@ -766,7 +773,7 @@ class Position:
     def _castlings(self, k: int, king: int, out: list, safe: Callable[[Move], bool] | None) -> None:
         """Add the castling moves of the king ``king`` on ``k``; ``safe`` judges the position after
         each, None: a king that is not royal castles with no regard to attacks."""
-        b = self.board
+        b = self._b
         t = self.t
         F = t.files
         us = king & 1
@@ -790,10 +797,10 @@ class Position:
             if safe is None or safe(m):
                 out.append(m)
 
-    @cython.locals(b=list, s=cython.Py_ssize_t)
+    @cython.locals(s=cython.Py_ssize_t)
     def _occupied(self, start: int, stop: int, step: int) -> bool:
         """Does a piece stand on a square of ``range(start, stop, step)``?"""
-        b = self.board
+        b = self._b
         for s in range(start, stop, step):
             if b[s]:
                 return True
@@ -803,7 +810,7 @@ class Position:
         """Fischer castling of the king on ``k`` towards ``side``, landing on ``file`` (where it lands
         from the start array): (partner square, king's landing square) where every square between
         the four is empty but for king and partner, else (-1, 0)."""
-        b = self.board
+        b = self._b
         F = self.t.files
         partner = self.castle_partner(k, side)
         if partner is None or not (0 <= file < F and 0 <= file - side < F):
@@ -816,7 +823,7 @@ class Position:
 
     def _passage_safe(self, k: int, king: int, dest: int) -> bool:
         """Is every square the castling king passes (not the start, not the destination) unattacked?"""
-        b = self.board
+        b = self._b
         b[k] = 0
         step = 1 if dest > k else -1
         try:
@@ -850,13 +857,13 @@ class Position:
         return 0 if sq is None else self.board[sq]
 
     # -- make / unmake ---------------------------------------------------------
-    @cython.locals(b=list, frm=cython.Py_ssize_t, to=cython.Py_ssize_t, new=cython.Py_ssize_t,
+    @cython.locals(frm=cython.Py_ssize_t, to=cython.Py_ssize_t, new=cython.Py_ssize_t,
                    piece=cython.Py_ssize_t, cap=cython.Py_ssize_t, us=cython.Py_ssize_t, S=cython.Py_ssize_t,
                    h=cython.ulonglong, saved=Undo)
     def make(self, m: Move) -> None:
         """Play a move (legal or at least pseudo-legal) on this position."""
         frm, to, new, kind, extra = cython.cast(tuple, m)  # a Move is a tuple: read as one
-        b = self.board
+        b = self._b
         t = self.t
         z = self._zob
         S = t.size
@@ -975,7 +982,7 @@ class Position:
         """Make a multi-leg move on the board; returns the hash and ``(code taken on the target,
         codes taken on the way)``."""
         frm, to, new, _kind, extra = m
-        b = self.board
+        b = self._b
         z, S = self._zob, self.t.size
         b[frm] = 0
         cap = b[to]
@@ -996,7 +1003,7 @@ class Position:
         """Make a move that takes ``cap`` on its target and unloads it, moved, on ``m.extra[0]``
         (royal squares and castling rights follow); returns the hash."""
         frm, to, new, _kind, extra = m
-        b = self.board
+        b = self._b
         t = self.t
         at = extra[0]
         moved = cap & ~2
@@ -1029,7 +1036,7 @@ class Position:
             mine.append(to)
         theirs = self.royals[us ^ 1]
         if cap and royal[cap]:  # a king beside a successor, or a broken position: those left standing
-            b = self.board
+            b = self._b
             theirs = tuple([s for s in theirs if royal[b[s]] and b[s] & 1 != us])
         self.royals = (tuple(mine), theirs) if us == WHITE else (theirs, tuple(mine))
 
@@ -1056,7 +1063,7 @@ class Position:
         if self.t.check_counting:
             self._checks_saved.append(self.checks)
 
-    @cython.locals(b=list, frm=cython.Py_ssize_t, to=cython.Py_ssize_t, undo=Undo)
+    @cython.locals(frm=cython.Py_ssize_t, to=cython.Py_ssize_t, undo=Undo)
     def unmake(self) -> None:
         """Take back the last move made with :meth:`make` (or :meth:`make_null`)."""
         undo = self._stack.pop()
@@ -1064,7 +1071,7 @@ class Position:
         if m is not None:
             frm, to, _new, kind, extra = cython.cast(tuple, m)
             cap = undo.taken
-            b = self.board
+            b = self._b
             if kind is NORMAL:
                 b[to] = cap
             elif kind is EN_PASSANT:

@@ -16,7 +16,7 @@ cdef class EvalTables:
     cdef public Py_ssize_t phase_start
     cdef public bint unsafe_apart
 
-    @cython.locals(weight=list, unsafe=list, colour=list, board=list, size=Py_ssize_t, marks=tuple, side=Py_ssize_t,
+    @cython.locals(weight=list, unsafe=list, colour=list, board="const int[::1]", size=Py_ssize_t, marks=tuple, side=Py_ssize_t,
                    mark=list, r=Py_ssize_t, s=Py_ssize_t, sq=Py_ssize_t, p=Py_ssize_t, units=list, attackers=list,
                    score=double, mine=Py_ssize_t, n=Py_ssize_t, tags=Py_ssize_t, bad=Py_ssize_t, worth=double,
                    near=Py_ssize_t)
@@ -25,16 +25,16 @@ cdef class EvalTables:
                    pawns=tuple, royals=tuple, pieces=tuple, colours=dict, heavy=Py_ssize_t, sq=Py_ssize_t,
                    p=Py_ssize_t, k=Py_ssize_t, phase=double, colour=Py_ssize_t, sign=Py_ssize_t, near=Py_ssize_t,
                    shelter=Py_ssize_t, pairs=Py_ssize_t)
-    cpdef object dynamic(self, list board, bint root_phase=*)
+    cpdef object dynamic(self, const int[::1] board, bint root_phase=*)
     @cython.locals(count=tuple, most_white=list, most_black=list, sq=Py_ssize_t, f=Py_ssize_t, r=Py_ssize_t,
                    top=Py_ssize_t, colour=Py_ssize_t, sign=Py_ssize_t, behind=Py_ssize_t, cnt=list,
                    free=bint, progress=double, back=Py_ssize_t, extra=Py_ssize_t, c=Py_ssize_t)
     cpdef tuple _pawn_structure(self, tuple pawns, Py_ssize_t files, Py_ssize_t ranks)
-    @cython.locals(b=list, pst=list, sign=Py_ssize_t, best=Py_ssize_t, g=Py_ssize_t)
+    @cython.locals(b="const int[::1]", pst=list, sign=Py_ssize_t, best=Py_ssize_t, g=Py_ssize_t)
     cpdef Py_ssize_t morph_gain(self, Position pos, bint safe=*) except? -1
-    cpdef object evaluate(self, list board)
+    cpdef object evaluate(self, const int[::1] board)
 
 @cython.locals(n=Py_ssize_t)
 cpdef Py_ssize_t _count_in(squares, among) except? -1
 @cython.locals(sq=Py_ssize_t, p=Py_ssize_t)
-cpdef object _table_sum(list rows, list board)
+cpdef object _table_sum(list rows, const int[::1] board)

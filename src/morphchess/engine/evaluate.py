@@ -251,14 +251,16 @@ class EvalTables:
                 for s in self.ring[r]:
                     mark[s] = 1
         if self.unsafe_apart:
-            for sq, p in enumerate(board):
+            for sq in range(len(board)):
+                p = board[sq]
                 if p and self.pawnlike[p]:
                     mark = marks[colour[p] ^ 1]
                     for s in self.pawn_attacks[p][sq]:
                         mark[s] |= GUARDED
         units, attackers = [0, 0], [0, 0]
         score = 0.0
-        for sq, p in enumerate(board):
+        for sq in range(len(board)):
+            p = board[sq]
             if p and (weight[p] or unsafe[p]):
                 mine = colour[p]
                 n, tags = pos.reach_marks(sq, marks[mine])  # squares reached; the sum of their marks
@@ -280,7 +282,8 @@ class EvalTables:
         royals: tuple[list, list] = ([], [])
         others = [0, 0]
         colour = self.colour
-        for sq, p in enumerate(board):
+        for sq in range(len(board)):
+            p = board[sq]
             if p:
                 if self.royal[p]:
                     royals[colour[p]].append(sq)
@@ -313,7 +316,8 @@ class EvalTables:
         pieces: tuple[list, list] = ([], [])
         colours: dict = {}
         heavy = 0
-        for sq, p in enumerate(board):
+        for sq in range(len(board)):
+            p = board[sq]
             if p:
                 k = kind[p]
                 if k == PAWN:
@@ -513,7 +517,8 @@ def _count_in(squares, among) -> int:
 def _table_sum(rows: list, board: list[int]):
     """The sum of ``rows[piece][square]`` over the pieces on ``board``, in square order."""
     total = 0
-    for sq, p in enumerate(board):
+    for sq in range(len(board)):
+        p = board[sq]
         if p:
             total += rows[p][sq]
     return total

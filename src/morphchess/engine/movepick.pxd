@@ -3,7 +3,7 @@
 cimport cython
 from morphchess.position cimport Position
 
-@cython.locals(b=list, frm=Py_ssize_t, to=Py_ssize_t, new=Py_ssize_t, piece=Py_ssize_t, cap=Py_ssize_t,
+@cython.locals(frm=Py_ssize_t, to=Py_ssize_t, new=Py_ssize_t, piece=Py_ssize_t, cap=Py_ssize_t,
                gain=Py_ssize_t)
 cpdef Py_ssize_t order_key(Position pos, m, list pst, list order_value, list killers, dict history) except? -100000000
 

@@ -32,9 +32,8 @@ _FIRST = itemgetter(0)
 def order_key(pos: Position, m: Move, pst: list, order_value: list, killers: list, history: dict) -> int:
     """How early move ``m`` is tried (larger first): captures by MVV-LVA, then quiet moves gaining
     :data:`QS_GAIN` by changing shape, then killers, then history plus the piece-square gain."""
-    b = pos.board
     frm, to, new = m.origin, m.target, m.piece
-    piece = b[frm]
+    piece = pos.code_at(frm)
     cap = pos.captured(m)
     if cap:
         return CAPTURE_KEY + order_value[cap] * 64 - order_value[piece] // 8

@@ -28,7 +28,7 @@ cdef class _Searcher:
     cdef public list killers, path
     cdef public dict history
 
-    @cython.locals(pos=Position, b=list, pst=list, frm=Py_ssize_t, to=Py_ssize_t, new=Py_ssize_t, d=Py_ssize_t,
+    @cython.locals(pos=Position, b="const int[::1]", pst=list, frm=Py_ssize_t, to=Py_ssize_t, new=Py_ssize_t, d=Py_ssize_t,
                    cap=Py_ssize_t, pfrom=Py_ssize_t, pto=Py_ssize_t, pnew=Py_ssize_t, unloaded=Py_ssize_t)
     cpdef tuple _make(self, m)
     cpdef _unmake(self, Py_ssize_t cap)
@@ -49,7 +49,7 @@ cdef class _Searcher:
                  Py_ssize_t beta, Py_ssize_t ply)
     @cython.locals(pos=Position, us=Py_ssize_t, r=Py_ssize_t, score=Py_ssize_t)
     cpdef object _null_move(self, Py_ssize_t depth, Py_ssize_t beta, Py_ssize_t ply, Py_ssize_t ev)
-    @cython.locals(pos=Position, pv_node=bint, best=Py_ssize_t, b=list, type_of=list, killers=list,
+    @cython.locals(pos=Position, pv_node=bint, best=Py_ssize_t, b="const int[::1]", type_of=list, killers=list,
                    lmp=Py_ssize_t, late=Py_ssize_t, prune_depth=Py_ssize_t, quiets=Py_ssize_t, morphs=bint,
                    pst=list, sign=Py_ssize_t, i=Py_ssize_t, quiet=bint, d_ev=Py_ssize_t, cap=Py_ssize_t,
                    score=Py_ssize_t, reduce=Py_ssize_t)
@@ -61,11 +61,11 @@ cdef class _Searcher:
     cpdef Py_ssize_t _quiesce(self, Py_ssize_t alpha, Py_ssize_t beta, Py_ssize_t ply, Py_ssize_t ev,
                               Py_ssize_t qply)
     cpdef Py_ssize_t _static(self, Py_ssize_t ev)
-    cpdef object _terms(self, list board)
+    cpdef object _terms(self, const int[::1] board)
     cpdef object _morph_gain(self)
     cpdef bint _exchange_loses(self, m, bint quiet, Py_ssize_t depth)
     cpdef bint _loses(self, m, Py_ssize_t them)
-    @cython.locals(pos=Position, b=list, pst=list, order_value=list, sign=Py_ssize_t, out=list,
+    @cython.locals(pos=Position, b="const int[::1]", pst=list, order_value=list, sign=Py_ssize_t, out=list,
                    frm=Py_ssize_t, to=Py_ssize_t, new=Py_ssize_t, piece=Py_ssize_t, gain=Py_ssize_t,
                    victim=Py_ssize_t)
     cpdef list _tactical_moves(self, bint with_gains)

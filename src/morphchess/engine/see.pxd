@@ -5,10 +5,10 @@ from morphchess.position cimport Position
 
 @cython.locals(best=Py_ssize_t, best_value=Py_ssize_t, p=Py_ssize_t, src=Py_ssize_t, s=Py_ssize_t,
                near=tuple, rays=tuple, lame=tuple, ray=tuple)
-cpdef Py_ssize_t _least_attacker(list b, tuple att, list value) except? -2
+cpdef Py_ssize_t _least_attacker(const int[::1] b, tuple att, list value) except? -2
 
-@cython.locals(b=list, to=Py_ssize_t, on=Py_ssize_t, side=Py_ssize_t, att=list, src=Py_ssize_t, p=Py_ssize_t,
+@cython.locals(b="int[::1]", to=Py_ssize_t, on=Py_ssize_t, side=Py_ssize_t, att=list, src=Py_ssize_t, p=Py_ssize_t,
                new=Py_ssize_t, gains=list, d=Py_ssize_t)
 cpdef Py_ssize_t see(Position pos, m, list value) except? -100000000
 
-cpdef bint _empty(list b, squares)
+cpdef bint _empty(const int[::1] b, squares)

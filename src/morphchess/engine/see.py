@@ -13,6 +13,8 @@ variant that has them :func:`exchange_exact` is false and the search does not us
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..move import Move
 from ..position import Position
 
@@ -31,7 +33,7 @@ def see_values(t, value: list[int]) -> list[int]:
     return [ROYAL_SEE if t.royal[c] else value[c] for c in range(t.ncodes)]
 
 
-def _least_attacker(b: list[int], att: tuple, value: list[int]) -> int:
+def _least_attacker(b: Sequence[int], att: tuple, value: list[int]) -> int:
     """The square of the least valuable piece listed in ``att`` that attacks its square on ``b``, or -1."""
     near, rays, lame, _hops = att
     best, best_value = -1, ROYAL_SEE + 1
@@ -53,7 +55,7 @@ def _least_attacker(b: list[int], att: tuple, value: list[int]) -> int:
     return best
 
 
-def _empty(b: list[int], squares) -> bool:
+def _empty(b: Sequence[int], squares) -> bool:
     """Are all ``squares`` empty on ``b``?"""
     for x in squares:
         if b[x]:
