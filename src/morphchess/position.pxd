@@ -36,9 +36,17 @@ cdef class Position:
     cdef bint _occupied(self, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step)
     cpdef bint _passage_safe(self, Py_ssize_t k, Py_ssize_t king, Py_ssize_t dest)
     cpdef bint attacked(self, Py_ssize_t sq, Py_ssize_t by)
+    @cython.locals(i=Py_ssize_t, s=Py_ssize_t, p=Py_ssize_t, hurdle=Py_ssize_t, rng=Py_ssize_t, after=Py_ssize_t,
+                   ray=tuple, specs=tuple)
+    cdef bint _hopped(self, Py_ssize_t sq, tuple hops)
     cpdef bint in_check(self)
     cpdef tuple guarded(self, Py_ssize_t colour)
     cpdef list _walk(self, quiet_from)
+    @cython.locals(us=Py_ssize_t, to=Py_ssize_t, q=Py_ssize_t, rides=tuple, hops=tuple, paths=tuple, ray=tuple)
+    cdef _more(self, Py_ssize_t p, Py_ssize_t sq, tuple more, bint quiet, list out)
+    @cython.locals(ray=tuple, rng=Py_ssize_t, after=Py_ssize_t, n=Py_ssize_t, limit=Py_ssize_t, i=Py_ssize_t,
+                   to=Py_ssize_t, q=Py_ssize_t)
+    cdef _hop(self, tuple hop, Py_ssize_t us, bint quiet, list out)
     cpdef list legal_moves(self)
     cpdef list _legal(self)
     cpdef bint is_safe(self, m)
