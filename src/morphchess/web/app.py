@@ -22,6 +22,7 @@ from .. import library
 from . import apidocs, errors
 from .access import AccessLog, log_to_stderr
 from .accounts import Accounts, CsrfGuard
+from .awaiting import Awaiting
 from .bots import Bots, search_limits
 from .caches import MB
 from .catalog import Catalog, describe
@@ -114,6 +115,7 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None, sm
     app.state.reviews = Reviews(store, bots, waiting=limits.auto_reviews)
     app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
     app.state.accounts, app.state.rater, app.state.tournaments = Accounts(db), Rater(db), Tournaments(store)
+    app.state.awaiting = Awaiting(store)
     store.endings.append(app.state.rater.ended)  # rated games are rated as they end
     store.endings.append(app.state.reviews.ended)  # and finished games queued for their review (the last hook)
     store.listeners.append(app.state.reviews.changed)  # which starts once the ending is committed
