@@ -467,3 +467,16 @@ def test_no_other_game_passes_for_a_tournaments_and_the_list_of_games_is_bounded
     resign(bob, second)
     monkeypatch.setattr(module, "PLAYED", 1)
     assert [g["id"] for g in look(ann, t)["played"]] == [second]  # the newest only
+
+
+def test_a_tournament_game_has_no_rematch(app):
+    ann, bob, t, gid = two_playing(app)
+    tokens = {browser: seat(browser, gid) for browser in (ann, bob)}
+    assert ann.post(f"/api/games/{gid}/resign", tokens[ann]).status_code == 200
+    for browser in (ann, bob):
+        for action in ("offer", "accept"):
+            r = browser.post(f"/api/games/{gid}/rematch", tokens[browser], action=action)
+            assert r.status_code == 409 and f"/tournaments/{t['id']}" in r.json()["error"]["message"], r.text
+    state = ann.http.get(f"/api/games/{gid}").json()
+    assert state["rematch"] is None and state["offers"]["rematch"] is None
+    assert state["tournament"]["link"] == f"/tournaments/{t['id']}"  # what the page offers instead

@@ -1,7 +1,8 @@
 """Tournaments in Chromium: an arena of four (one player makes it, its name with markup shown as text;
 four join, each page opens its player's game by itself, the board links the tournament, Black resigns,
-the players go back and are paired again, no rematch; at its end the standings are final and the
-tournament links its games), and a Swiss tournament of three (a bye, the next round opened by itself)."""
+the summary offers no rematch but the way back to the tournament, where the players are paired again;
+at its end the standings are final and the tournament links its games), and a Swiss tournament of
+three (a bye, the next round opened by itself)."""
 
 from __future__ import annotations
 
@@ -85,8 +86,10 @@ def test_an_arena_of_four_runs_to_its_standings(pages, live_server):
     assert link.endswith(ann.get_attribute("#game-tournament-link", "href"))
     assert ann.locator("#game-tournament b, #game-tournament img").count() == 0
     winners = resign_as_black(people)
-    for page in people.values():  # back to the tournament: each page opens its next game
-        page.go_back()
+    for page in people.values():  # no rematch, but back to the tournament, whose page opens the next game
+        page.wait_for_selector("#summary-tournament")
+        assert page.locator("#rematch-offer").count() == 0
+        page.click("#summary-tournament")
     second = {name: in_game(page) for name, page in people.items()}
     assert len(set(second.values())) == 2 and not set(second.values()) & set(first.values())
     pairs = {frozenset(n for n in NAMES if second[n] == gid) for gid in set(second.values())}
