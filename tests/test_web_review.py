@@ -150,3 +150,122 @@ def test_a_morphing_game_is_reviewed_to_the_end(client, variant):
     review = reviewed(client, g["id"])
     assert review["state"] == "done" and [p["uci"] for p in review["plies"]] == [h["uci"] for h in g["history"]]
     assert all(p["best"] and p["loss"] >= 0 for p in review["plies"])
+
+
+# -- automatic reviews ----------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def auto(db_url):
+    """A server whose games are reviewed as they end (at most 3 waiting), on its own database."""
+    from dataclasses import replace
+
+    from fastapi.testclient import TestClient
+
+    from morphchess.web import create_app
+    from morphchess.web.limits import Limits
+
+    url = db_url.replace("games.db", "auto.db") if db_url.startswith("sqlite") else db_url
+    with TestClient(create_app(url, replace(Limits.every_rate(100000), auto_reviews=3))) as c:
+        yield c
+
+
+def followed(client, gid: str, seconds: float = 120) -> dict:
+    """A game's review read, without asking for one, until it is done."""
+    end = time.monotonic() + seconds
+    while (r := client.get(f"/api/games/{gid}/review")).status_code != 200 or r.json()["state"] in ("queued",
+                                                                                                   "running"):
+        assert r.status_code == 200, r.text  # the review exists as soon as the game is over
+        assert time.monotonic() < end, r.json()
+        time.sleep(0.1)
+    return r.json()
+
+
+def test_a_game_that_ends_is_reviewed_without_being_asked(auto):
+    resigned = finished(auto, QUEEN_GIVEN)
+    g = auto.post("/api/games", json={"black": "human", "moves": FOOLS_MATE[:3]}).json()
+    auth = {"Authorization": f"Bearer {g['seat']['token']}"}
+    assert auto.get(f"/api/games/{g['id']}/review").status_code == 404  # nothing while the game goes on
+    assert auto.post(f"/api/games/{g['id']}/moves", json={"move": "Qh4", "ply": 3}, headers=auth).status_code == 200
+    review = followed(auto, resigned)
+    assert review["state"] == "done" and [p["san"] for p in review["plies"]] == QUEEN_GIVEN
+    assert max(review["plies"], key=lambda p: p["loss"])["san"] == "Qh4"
+    assert auto.post(f"/api/games/{resigned}/review").json() == review  # asked later: the same review
+    mated = followed(auto, g["id"])  # ended by the rules, after a move
+    assert mated["state"] == "done" and mated["plies"][-1]["mate"] == 0 and mated["plies"][-1]["san"] == "Qh4#"
+    assert not auto.app.state.reviews._queue
+
+
+def test_games_not_reviewable_are_not_queued(auto):
+    reviews = auto.app.state.reviews
+    aborted = auto.post("/api/games", json={"black": "human"}).json()
+    auth = {"Authorization": f"Bearer {aborted['seat']['token']}"}
+    assert auto.post(f"/api/games/{aborted['id']}/abort", headers=auth).status_code == 200
+    empty = finished(auto, [])
+    most, reviews.max_plies = reviews.max_plies, 6
+    try:
+        long = finished(auto, QUEEN_GIVEN)  # 7 plies, over the budget of 6
+    finally:
+        reviews.max_plies = most
+    for gid in (aborted["id"], empty, long):
+        assert auto.get(f"/api/games/{gid}/review").status_code == 404
+    assert not reviews._queue
+
+
+def test_the_queue_is_bounded_and_drains_one_review_at_a_time(auto):
+    reviews, pool = auto.app.state.reviews, auto.app.state.bots.pool
+    waiting, running = reviews.waiting, reviews.running
+    reviews.waiting, reviews.running = 2, 0  # every place taken: the games that end wait
+    try:
+        first, second, third = (finished(auto, LONG) for _ in range(3))
+        assert [auto.get(f"/api/games/{g}/review").json()["state"] for g in (first, second)] == ["queued"] * 2
+        assert auto.get(f"/api/games/{third}/review").status_code == 404  # the queue was full: not queued
+        r = auto.post(f"/api/games/{third}/review")  # nor may it be asked for while no place is free
+        assert r.status_code == 429 and r.headers["Retry-After"]
+        reviews.running = 1
+        reviews._next()  # a place is free (as when a review ends): the oldest queued game starts
+        while (states := [auto.get(f"/api/games/{g}/review").json()["state"] for g in (first, second)]) \
+                != ["done", "done"]:
+            assert states.count("running") <= 1 and pool.running("review") <= 1
+            assert states != ["queued", "running"]  # oldest first
+            time.sleep(0.05)
+    finally:
+        reviews.waiting, reviews.running = waiting, running
+    assert followed(auto, second)["done"] == len(LONG) and not reviews._queue
+
+
+def test_an_ending_rolled_back_queues_nothing(auto):
+    from morphchess.web.errors import Conflict
+
+    def refuse(conn, game):
+        raise Conflict("refused by the test")
+
+    endings = auto.app.state.store.endings
+    g = auto.post("/api/games", json={"black": "human", "moves": QUEEN_GIVEN}).json()
+    endings.append(refuse)
+    try:
+        r = auto.post(f"/api/games/{g['id']}/resign", json={"side": g["turn"]},
+                      headers={"Authorization": f"Bearer {g['seat']['token']}"})
+    finally:
+        endings.remove(refuse)
+    assert r.status_code == 409 and auto.get(f"/api/games/{g['id']}").json()["status"] == "playing"
+    assert auto.get(f"/api/games/{g['id']}/review").status_code == 404 and not auto.app.state.reviews._queue
+
+
+def test_a_queued_review_not_started_in_time_reads_as_failed_and_can_be_asked_for(auto):
+    from sqlalchemy import update
+
+    from morphchess.web.db import now
+    from morphchess.web.review import reviews as table
+
+    reviews = auto.app.state.reviews
+    running, reviews.running = reviews.running, 0
+    try:
+        gid = finished(auto, QUEEN_GIVEN)
+    finally:
+        reviews.running = running
+    with auto.app.state.store.db.write() as conn:  # as a server that stopped with the game queued leaves it
+        conn.execute(update(table).where(table.c.game_id == gid).values(lease=now()))
+    reviews._queue.clear()
+    late = auto.get(f"/api/games/{gid}/review").json()
+    assert late["state"] == "failed" and "too busy" in late["error"]
+    assert reviewed(auto, gid)["done"] == len(QUEEN_GIVEN)

@@ -438,3 +438,45 @@ def test_tournament_games_are_rated_and_rate_both_players(app):
     rating = {name: next(r for r in ann.http.get(f"/api/players/{name}").json()["ratings"]
                          if r["variant"] == t["variant"])["rating"] for name in (name_of(ann), name_of(bob))}
     assert rating[name_of(ann)] > 1500 > rating[name_of(bob)]
+
+
+def test_a_tournament_game_links_its_tournament_and_the_tournament_its_games(app):
+    ann, bob, t, gid = two_playing(app)
+    link = {"id": t["id"], "link": f"/tournaments/{t['id']}"}
+    assert ann.http.get(f"/api/games/{gid}").json()["tournament"] == link
+    view = look(ann, t)
+    assert [g["id"] for g in view["games"]] == [gid] and view["played"] == []
+    resign(ann, gid)
+    [played] = look(ann, t)["played"]
+    assert played["id"] == gid and played["watch"] == f"/game/{gid}"
+    assert {played["white"], played["black"]} == {name_of(ann), name_of(bob)}
+    assert played["result"] == ("0-1" if played["white"] == name_of(ann) else "1-0")  # ann resigned
+    again = look(ann, t)["you"]["game"]  # paired again at once: the arena's second game
+    assert again != gid and ann.http.get(f"/api/games/{again}").json()["tournament"] == link
+
+
+def test_no_other_game_passes_for_a_tournaments_and_the_list_of_games_is_bounded(app, monkeypatch):
+    from morphchess.web import tournaments as module
+
+    ann, bob, t, gid = two_playing(app)
+    r = ann.post("/api/games", creator=f"t-{t['id']}", tournament=t["id"])  # fields no request sets
+    assert r.status_code == 200 and r.json()["tournament"] is None
+    assert ann.http.get(f"/api/games/{r.json()['id']}").json()["tournament"] is None
+    resign(ann, gid)
+    second = look(ann, t)["you"]["game"]
+    resign(bob, second)
+    monkeypatch.setattr(module, "PLAYED", 1)
+    assert [g["id"] for g in look(ann, t)["played"]] == [second]  # the newest only
+
+
+def test_a_tournament_game_has_no_rematch(app):
+    ann, bob, t, gid = two_playing(app)
+    tokens = {browser: seat(browser, gid) for browser in (ann, bob)}
+    assert ann.post(f"/api/games/{gid}/resign", tokens[ann]).status_code == 200
+    for browser in (ann, bob):
+        for action in ("offer", "accept"):
+            r = browser.post(f"/api/games/{gid}/rematch", tokens[browser], action=action)
+            assert r.status_code == 409 and f"/tournaments/{t['id']}" in r.json()["error"]["message"], r.text
+    state = ann.http.get(f"/api/games/{gid}").json()
+    assert state["rematch"] is None and state["offers"]["rematch"] is None
+    assert state["tournament"]["link"] == f"/tournaments/{t['id']}"  # what the page offers instead

@@ -5,11 +5,27 @@ from __future__ import annotations
 
 import pytest
 
-from web_e2e_support import SHOTS, new_game_via_api, serious_findings
+from web_e2e_support import SHOTS, click_move, new_game_via_api, serious_findings
 
 pytestmark = pytest.mark.slow  # a browser: left out of the fast loop (-m "not slow")
 
 QUEEN_GIVEN = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Qh4", "Nxh4"]  # 3...Qh4?? gives the queen away
+
+
+def test_a_game_mated_on_the_board_shows_its_review_without_a_click(page, live_server):
+    reviews = live_server.srv.config.app.state.reviews
+    reviews.waiting = 3  # this server's games are reviewed as they end (as by default; tests switch it off)
+    try:
+        new_game_via_api(page, variant="chess", black="human", moves=["f3", "e5", "g4"])
+        assert page.locator("#review").is_hidden()
+        click_move(page, "d8", "h4", 4)  # mate
+        page.wait_for_function("() => document.getElementById('review-status').textContent.startsWith('Reviewed')",
+                               timeout=120_000)
+    finally:
+        reviews.waiting = 0
+    assert page.locator("#review-start").is_hidden()  # never needed
+    assert len(page.get_attribute("#review-graph polyline", "points").split()) == 5  # the start and every move
+    assert page.locator("#moves .mv[data-ply='3']").inner_text() == "g4??"
 
 
 def test_review_graph_and_the_better_move_of_a_marked_move(page):

@@ -1,7 +1,8 @@
 """Tournaments in Chromium: an arena of four (one player makes it, its name with markup shown as text;
-four join, each page opens its player's game by itself, Black resigns, the players go back and are
-paired again, no rematch; at its end the standings are final), and a Swiss tournament of three (a bye,
-the next round opened by itself)."""
+four join, each page opens its player's game by itself, the board links the tournament, Black resigns,
+the summary offers no rematch but the way back to the tournament, where the players are paired again;
+at its end the standings are final and the tournament links its games), and a Swiss tournament of
+three (a bye, the next round opened by itself)."""
 
 from __future__ import annotations
 
@@ -80,9 +81,15 @@ def test_an_arena_of_four_runs_to_its_standings(pages, live_server):
         page.click("#tournament-join")
     first = {name: in_game(page) for name, page in people.items()}
     assert len(set(first.values())) == 2
+    # the board links its tournament, named as text
+    ann.wait_for_function("t => (document.getElementById('game-tournament-link') || {}).textContent === t", arg=TITLE)
+    assert link.endswith(ann.get_attribute("#game-tournament-link", "href"))
+    assert ann.locator("#game-tournament b, #game-tournament img").count() == 0
     winners = resign_as_black(people)
-    for page in people.values():  # back to the tournament: each page opens its next game
-        page.go_back()
+    for page in people.values():  # no rematch, but back to the tournament, whose page opens the next game
+        page.wait_for_selector("#summary-tournament")
+        assert page.locator("#rematch-offer").count() == 0
+        page.click("#summary-tournament")
     second = {name: in_game(page) for name, page in people.items()}
     assert len(set(second.values())) == 2 and not set(second.values()) & set(first.values())
     pairs = {frozenset(n for n in NAMES if second[n] == gid) for gid in set(second.values())}
@@ -91,6 +98,9 @@ def test_an_arena_of_four_runs_to_its_standings(pages, live_server):
     ann.goto(link)
     ann.wait_for_selector("#tournament-clock:has-text('final')")
     assert points(ann) == {n: 2 if n in winners else 0 for n in NAMES}
+    played = ann.locator("#tournament-played li a")  # the first round's games; the second's did not end
+    assert sorted(played.nth(i).get_attribute("href") for i in range(played.count())) == \
+        sorted(f"/game/{gid}" for gid in set(first.values()))
     assert ann.locator("#tournament-join").is_hidden() and ann.locator("#tournament-withdraw").is_hidden()
     assert not serious_findings(ann)
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,7 @@ from .. import library
 from . import apidocs, errors
 from .access import AccessLog, log_to_stderr
 from .accounts import Accounts, CsrfGuard
+from .awaiting import Awaiting
 from .bots import Bots, search_limits
 from .caches import MB
 from .catalog import Catalog, describe
@@ -110,10 +111,14 @@ def create_app(db_url: str | None = None, limits: Limits | int | None = None, sm
     app = FastAPI(title="morphchess", description=__doc__, version="0.1.0", docs_url=None, redoc_url=None,
                   lifespan=lifespan)
     app.state.store, app.state.bots, app.state.notifier, app.state.catalog = store, bots, notifier, catalog
-    app.state.hub, app.state.talk_hub, app.state.reviews = hub, talk_hub, Reviews(store, bots)
+    app.state.hub, app.state.talk_hub = hub, talk_hub
+    app.state.reviews = Reviews(store, bots, waiting=limits.auto_reviews)
     app.state.limits, app.state.limiter, app.state.labs = limits, RateLimiter(db, limits), labs
     app.state.accounts, app.state.rater, app.state.tournaments = Accounts(db), Rater(db), Tournaments(store)
+    app.state.awaiting = Awaiting(store)
     store.endings.append(app.state.rater.ended)  # rated games are rated as they end
+    store.endings.append(app.state.reviews.ended)  # and finished games queued for their review (the last hook)
+    store.listeners.append(app.state.reviews.changed)  # which starts once the ending is committed
     app.state.notices = Notices(store, mailer, app.state.limiter)
     store.moved.append(app.state.notices.moved)  # correspondence players are mailed of their move
     errors.install(app)

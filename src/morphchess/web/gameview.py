@@ -16,7 +16,9 @@ from .game import Game, Status, Termination
 from .limits import MAX_PLIES
 
 __all__ = ["board_view", "state_view", "move_view", "outcome_view", "summary_view", "full_moves", "black_first",
-           "legal_view", "ratings_view", "iso"]
+           "legal_view", "ratings_view", "iso", "tournament_view", "TOURNAMENT_CREATOR"]
+
+TOURNAMENT_CREATOR = "t-"  # a tournament's game is created by "t-" and its id (other creators: a client's digest)
 
 COLOUR = {WHITE: "white", BLACK: "black"}
 _ENDINGS = {
@@ -157,10 +159,20 @@ def state_view(game: Game, you: list[str], at: datetime) -> dict:
         "rematch": row["rematch"],
         "rated": bool(row["rated"]),
         "ratings": ratings_view(row["ratings"]),
+        "tournament": tournament_view(row),
         "thinking": game.thinking(at),
         "engine": info,
         "created": iso(row["created"]),
     }
+
+
+def tournament_view(row) -> dict | None:
+    """The tournament a game belongs to, from its row: ``id`` and ``link`` (None for other games)."""
+    creator = row["creator"] or ""
+    if not creator.startswith(TOURNAMENT_CREATOR):
+        return None
+    tid = creator[len(TOURNAMENT_CREATOR):]
+    return {"id": tid, "link": f"/tournaments/{tid}"}
 
 
 def ratings_view(text: str | None) -> dict | None:

@@ -72,6 +72,8 @@ class Limits:
     tournaments_per_hour: int = _option(6, "tournaments one client may make an hour")
     joins_per_minute: int = _option(20, "tournament joins and withdrawals one client may send a minute")
     mails_per_hour: int = _option(10, "e-mails the server may send one account an hour (more are dropped)")
+    auto_reviews: int = _option(20, "finished games waiting for their automatic review in a server process "
+                                    "(a game ending beyond them is reviewed only when asked; 0: none)", 0)
     engine_games: int = _option(2, "engine searches running at once in a server process (the rest wait)")
     engine_seconds: float = _option(10.0, "longest engine search, whatever the level and board", 0.1)
     definitions_cached: int = _option(16, "compiled pasted definitions kept in memory (least recently used)")
@@ -91,12 +93,13 @@ class Limits:
 
     @classmethod
     def every_rate(cls, per_minute: int) -> Limits:
-        """Limits whose every rate is ``per_minute`` (tests; a large number switches them off)."""
+        """Limits whose every rate is ``per_minute`` (tests; a large number switches them off), without
+        automatic reviews (their engine work would run behind every test that ends a game)."""
         return cls(games_per_minute=per_minute, pastes_per_minute=per_minute, imports_per_minute=per_minute,
                    labs_per_hour=per_minute * 60, talk_per_minute=per_minute,
                    checks_per_minute=per_minute, offers_per_minute=per_minute, seeks_per_minute=per_minute,
                    logins_per_minute=per_minute, signups_per_minute=per_minute,
-                   tournaments_per_hour=per_minute * 60, joins_per_minute=per_minute)
+                   tournaments_per_hour=per_minute * 60, joins_per_minute=per_minute, auto_reviews=0)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:

@@ -10,17 +10,29 @@ so an engine seat waits at most for one position's search.  The work is bounded 
 
 The process running a review renews its lease with each position; a review whose lease ran out
 (its server stopped) or that failed is taken up again, where it stopped, by the next request.
+
+Automatic reviews: as a game ends with moves (:meth:`Reviews.ended`, a hook of
+:attr:`Store.endings`), its review is *queued* in the ending's own transaction, and started once that
+has committed and one of the :data:`RUNNING` places is free (the oldest queued game first).  At most
+``auto_reviews`` games wait in a process (:class:`~morphchess.web.limits.Limits`); a game ending while
+they are all taken is not queued (it is reviewed when someone asks), and a queued game not started
+within :data:`AUTO_WAIT` is dropped (its review then reads as failed, and asking starts it).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, Text, select
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, Text, event, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import SQLAlchemyError
 
 from .. import engine
 from ..board import Board, Move
@@ -35,7 +47,8 @@ from .errors import ApiError, BadInput, Conflict, NotFound, RateLimited
 from .game import Game, Status
 from .store import Store
 
-__all__ = ["Reviews", "reviews", "NODES", "MAX_REVIEW_PLIES", "NODE_BUDGET", "RUNNING", "MARKS", "CLIP"]
+__all__ = ["Reviews", "reviews", "NODES", "MAX_REVIEW_PLIES", "NODE_BUDGET", "RUNNING", "MARKS", "CLIP",
+           "AUTO_WAIT"]
 
 NODES = 5000  # engine nodes a position
 NODE_BUDGET = 1_500_000  # engine nodes of one review
@@ -46,15 +59,19 @@ LEASE = timedelta(seconds=30)  # a running review's process renews it with every
 TT_SLOTS = 1 << 14  # a review's transposition table, kept from one position to the next
 CLIP = 1000  # scores beyond this many centipawns (mates among them) count as this for a move's loss
 MARKS = ((400, "??"), (200, "?"), (100, "?!"))  # a move losing at least this many centipawns is so marked
+AUTO_WAIT = timedelta(minutes=10)  # a queued automatic review not started by then is dropped
+UNCOMMITTED_S = 60.0  # a queued game whose ending was never committed (nor rolled back) is forgotten after this
+
+log = logging.getLogger("morphchess.web")
 
 reviews = Table(
     "reviews", metadata,
     Column("game_id", String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("state", String(8), nullable=False),  # running, done, failed
+    Column("state", String(8), nullable=False),  # queued, running, done, failed
     Column("total", Integer, nullable=False),  # the game's plies
     Column("evals", Text, nullable=False),  # JSON: one evaluation a position reviewed so far (see _evaluate)
     Column("error", Text),  # failed: why
-    Column("lease", DateTime(timezone=True), nullable=False),  # running: alive until then
+    Column("lease", DateTime(timezone=True), nullable=False),  # running: alive until then; queued: dropped then
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False),
 )
@@ -107,10 +124,76 @@ class Reviews:
     """The reviews of a server's games: started by :meth:`start`, read by :meth:`view`; at most
     ``running`` at once in this process, of games of at most ``max_plies`` plies."""
 
-    def __init__(self, store: Store, bots: Bots, running: int = RUNNING, max_plies: int = MAX_REVIEW_PLIES) -> None:
+    def __init__(self, store: Store, bots: Bots, running: int = RUNNING, max_plies: int = MAX_REVIEW_PLIES,
+                 waiting: int = 0) -> None:
         self.store, self.bots, self.running, self.max_plies = store, bots, running, max_plies
+        self.waiting = waiting  # games queued for their automatic review at most (0: none)
         self._mine: set[str] = set()  # the games whose review this process runs
+        self._queue: OrderedDict[str, tuple[bool, float]] = OrderedDict()  # game -> (its ending committed, when)
         self._lock = threading.Lock()
+
+    # -- automatic reviews -------------------------------------------------------------------------
+    def ended(self, conn: Connection, game: Game) -> None:
+        """The hook of :meth:`Store.end`: queue the review of a game that ended with moves (if a place is
+        free), its row written in the ending's transaction; :meth:`changed` starts it once committed."""
+        try:
+            check_reviewable(game, self.max_plies)
+        except ApiError:
+            return
+        with self._lock:
+            self._forget_stale()
+            if len(self._queue) >= self.waiting:
+                if self.waiting:
+                    log.info("game %s ended while %d reviews wait: not reviewed unless asked", game.id, self.waiting)
+                return
+            self._queue[game.id] = (False, time.monotonic())
+        event.listen(conn, "rollback", lambda _conn: self._unqueue(game.id), once=True)
+        at = aware(game.row["updated"])
+        insert = (sqlite.insert if conn.dialect.name == "sqlite" else postgresql.insert)(reviews)
+        conn.execute(insert.values(game_id=game.id, state="queued", total=game.ply, evals="[]", lease=at + AUTO_WAIT,
+                                   created=at, updated=at).on_conflict_do_nothing())
+
+    def changed(self, gid: str) -> None:
+        """A listener of the store (after each committed change): a queued game's ending is committed;
+        start the reviews waiting if a place is free.  Never raises."""
+        if gid not in self._queue:  # the common case, read without the lock
+            return
+        with self._lock:
+            if gid in self._queue:
+                self._queue[gid] = (True, self._queue[gid][1])
+        self._next()
+
+    def _unqueue(self, gid: str) -> None:
+        with self._lock:
+            self._queue.pop(gid, None)
+
+    def _forget_stale(self) -> None:
+        """Drop (the lock held) the queued games whose ending was never committed, or that waited too long."""
+        at = time.monotonic()
+        for gid, (committed, since) in list(self._queue.items()):
+            if at - since > (AUTO_WAIT.total_seconds() if committed else UNCOMMITTED_S):
+                del self._queue[gid]
+
+    def _next(self) -> None:
+        """Start the queued reviews, oldest first, while this process runs fewer than :attr:`running`."""
+        while True:
+            with self._lock:
+                self._forget_stale()
+                gid = next((g for g, (committed, _) in self._queue.items() if committed), None)
+                if gid is None or len(self._mine) >= self.running:
+                    return
+                since = self._queue.pop(gid)[1]
+            try:
+                self.start(gid)
+            except RateLimited:  # a request took the place meanwhile: first in the queue again
+                with self._lock:
+                    self._queue[gid] = (True, since)
+                    self._queue.move_to_end(gid, last=False)
+                return
+            except (ApiError, SQLAlchemyError) as e:
+                log.warning("no automatic review of game %s: %s", gid, str(e)[:200])
+
+    # -- a review ----------------------------------------------------------------------------------
 
     def start(self, gid: str) -> dict:
         """Start the review of a finished game (or take up one whose lease ran out or that failed);
@@ -188,6 +271,7 @@ class Reviews:
             self._write(run.gid, state="done" if done else "running", evals=json.dumps(run.evals))
             if done:
                 self._drop(run.gid)
+                self._next()
                 return
             _advance(run.board, run.moves[len(run.evals) - 1])
         except ApiError as e:
@@ -201,6 +285,7 @@ class Reviews:
     def _fail(self, gid: str, why: str) -> None:
         self._drop(gid)
         self._write(gid, state="failed", error=why)
+        self._next()
 
     def _write(self, gid: str, **values) -> None:
         at = now()
@@ -209,16 +294,20 @@ class Reviews:
                                                                                   **values))
 
     def view(self, gid: str) -> dict:
-        """The review of a game: ``state`` (running, done, failed), ``error``, ``done`` of ``total``
-        plies, the start position's ``score`` and ``mate``, and each reviewed ply's move, evaluation
-        after it, the best move before it, its ``loss`` and ``mark`` (:func:`plies`)."""
+        """The review of a game: ``state`` (queued, running, done, failed), ``error``, ``done`` of
+        ``total`` plies, the start position's ``score`` and ``mate``, and each reviewed ply's move,
+        evaluation after it, the best move before it, its ``loss`` and ``mark`` (:func:`plies`).  A
+        queued review not started in time reads as failed."""
         with self.store.db.read() as conn:
             row = conn.execute(select(reviews).where(reviews.c.game_id == gid)).mappings().first()
         if row is None:
             self.store.get(gid)  # NotFound for an unknown game
             raise NotFound("this game has no review yet; ask for one with POST")
         evals = json.loads(row["evals"])
-        return {"state": row["state"], "error": row["error"], "total": row["total"],
+        state, error = row["state"], row["error"]
+        if state == "queued" and aware(row["lease"]) <= now():
+            state, error = "failed", "the engine was too busy to review the game after it ended; ask again"
+        return {"state": state, "error": error, "total": row["total"],
                 "done": max(len(evals) - 1, 0), "nodes": NODES, "updated": aware(row["updated"]).isoformat(),
                 "start": {k: evals[0][k] for k in ("score", "mate")} if evals else None,
                 "plies": plies(self.store.get(gid).moves, evals)}

@@ -34,7 +34,7 @@ from .accounts import account_seats, accounts
 from .db import aware, games, metadata, moves, now
 from .errors import BadInput, Conflict, NotFound
 from .game import Game, Status, Termination
-from .gameview import iso
+from .gameview import TOURNAMENT_CREATOR, iso
 from .pairing import FIRE, Waiting, arena_pairs, points, swiss_round
 from .rated import seat_ratings
 from .store import Store
@@ -56,6 +56,7 @@ OPEN_PER_ACCOUNT = 3  # tournaments not yet over that one account may have made
 SHEET = 60  # points of the newest games kept on a player's line
 BYE = "+"  # a Swiss bye on a player's line (it scores a win's points)
 LISTED = 50  # tournaments of each list (coming and running, finished)
+PLAYED = 100  # finished games a tournament's page links (the newest)
 TICK_S = 2.0  # a process checks a tournament's idle games and free players at most this often
 _WHEN = DateTime(timezone=True)
 
@@ -309,7 +310,8 @@ class Tournaments:
         assert tc is not None
         row = {"id": gid, "variant": t["variant"], "setup": "standard", "start_fen": None, "mode": "invite",
                "status": str(Status.PLAYING), "level": 3, "tc": tc.text, "clock_at": at, "ply": 0, "version": 0,
-               "engine_stop": False, "engine_seq": 0, "creator": "t-" + t["id"], "created": at, "updated": at}
+               "engine_stop": False, "engine_seq": 0, "creator": TOURNAMENT_CREATOR + t["id"], "created": at,
+               "updated": at}
         for side, pid in (("white", white), ("black", black)):
             row.update({side: "human", f"{side}_token": seats.digest(seats.new_token()), f"{side}_joined": True,
                         f"{side}_name": names.get(pid), f"{side}_ms": tc.start_ms})
@@ -429,7 +431,8 @@ class Tournaments:
                 "finished": [_summary(dict(r), titles, at) for r in over]}
 
     def view(self, tid: str, account_id: int | None) -> dict:
-        """A tournament as its page shows it: its facts, the standings, the games being played, and ``you``
+        """A tournament as its page shows it: its facts, the standings, the games being played, the newest
+        :data:`PLAYED` finished (``played``, with their results; an aborted one's is ``*``), and ``you``
         (the account's line and its game going on).  An arena ranks by score, then fewer games, then the
         earlier entry; a Swiss tournament by score, then Buchholz (the sum of the scores of everyone a
         player was paired with), then the earlier entry.  Swiss scores are in points (½ for a draw)."""
@@ -447,6 +450,10 @@ class Tournaments:
                                  .where(pairings.c.tournament_id == tid, pairings.c.ended.is_(False))
                                  .order_by(pairings.c.created, pairings.c.game_id)).all()
             met = _opponents(conn, tid) if t["kind"] == "swiss" else None
+            played = conn.execute(select(pairings.c.game_id, pairings.c.white_id, pairings.c.black_id, games.c.result)
+                                  .join(games, games.c.id == pairings.c.game_id)
+                                  .where(pairings.c.tournament_id == tid, pairings.c.ended.is_(True))
+                                  .order_by(games.c.updated.desc(), games.c.id).limit(PLAYED)).all()
         lines = _standings(list(rows), met, {pid: gid for gid, *pids in going for pid in pids if pid is not None})
         names = {r["account_id"]: r["name"] for r in rows}
         mine = lines.get(account_id) if account_id is not None else None
@@ -455,6 +462,8 @@ class Tournaments:
                 "standings": list(lines.values()),
                 "games": [{"id": gid, "white": names.get(w), "black": names.get(b), "watch": f"/game/{gid}"}
                           for gid, w, b in going],
+                "played": [{"id": gid, "white": names.get(w), "black": names.get(b), "result": result,
+                            "watch": f"/game/{gid}"} for gid, w, b, result in played],
                 "you": None if account_id is None else {"joined": mine is not None,
                                                         "active": bool(mine and mine["active"]),
                                                         "game": mine and mine["game"]}}

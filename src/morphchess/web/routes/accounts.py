@@ -1,5 +1,6 @@
 """Accounts over HTTP: sign up, log in and out, change the password, delete the account, claim seats,
-and the players' profiles (``/api/account``, ``/api/players/{name}``, the page ``/players/{name}``).
+the games awaiting the account's move, and the players' profiles (``/api/account``,
+``/api/players/{name}``, the page ``/players/{name}``).
 
 Log-in and sign-up are counted per client and per name (``logins_per_minute``,
 ``signups_per_minute``); a wrong name and a wrong password get the same answer.
@@ -167,6 +168,14 @@ def delete(request: Request, response: Response, body: Password):
 def claim(request: Request, body: Seats):
     account = _needed(request)
     return {"claimed": _accounts(request).claim(account["id"], ((s.id, s.token) for s in body.seats))}
+
+
+@router.get("/api/account/your-move", summary="the account's correspondence games awaiting its move (the nearest "
+            "deadline first) and how often a page asks again")
+def your_move(request: Request):
+    account = _needed(request)
+    awaiting = request.app.state.awaiting
+    return {"games": awaiting.of(account["id"]), "poll_seconds": awaiting.poll_s}
 
 
 @router.post("/api/account/games/{gid}/seat", summary="play the account's seats of a game on this device: a new "

@@ -3,7 +3,7 @@ accepts, a new game starts whose seats are held by the same two tokens, swapped 
 tokens' hashes, so both browsers' tokens hold their new seats at once).  Where one token holds every
 human seat (a local game, a game against the engine) the offer starts the rematch at once.  The accounts
 that held seats hold the rematch's (swapped) too, and the rematch of a rated game between two accounts is
-rated.
+rated.  A tournament's game has no rematch (409): its tournament pairs the players' next games.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..actions import holder
 from ..db import games
 from ..errors import Conflict
 from ..game import Game, Status
+from ..gameview import tournament_view
 from ..limits import check
 from ..seats import token_of
 from ..store import Store
@@ -56,6 +57,10 @@ def rematch(store: Store, gid: str, token: str | None, action: str) -> Game:
         row = game.row
         if game.status != Status.OVER:
             raise Conflict("a rematch follows a finished game")
+        tournament = tournament_view(row)
+        if tournament is not None:
+            raise Conflict(f"a tournament game has no rematch: the tournament pairs your next game "
+                           f"({tournament['link']})")
         if row["rematch"]:
             raise Conflict(f"the rematch has started already: game {row['rematch']}")
         offered = row["rematch_offer"]

@@ -130,6 +130,7 @@ export const api = {
   deleteAccount: (password) => call("POST", "/api/account/delete", { password }),
   mailSettings: () => call("GET", "/api/account/mail"),
   setMail: (address, moves) => call("POST", "/api/account/mail", { address, moves }),
+  yourMove: () => call("GET", "/api/account/your-move"),
   seatHere: (id) => call("POST", `/api/account/games/${encodeURIComponent(id)}/seat`),
   profile: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   tournaments: () => call("GET", "/api/tournaments"),

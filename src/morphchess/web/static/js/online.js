@@ -1,11 +1,33 @@
-// The online part of the page: the links a new game hands out, who plays, the offers (draw,
-// takeback) and the buttons a seat holder has (resign, offer a draw, ask for a takeback, abort).
+// The online part of the page: the links a new game hands out, who plays, the tournament a game
+// belongs to, the offers (draw, takeback) and the buttons a seat holder has (resign, offer a draw, ask
+// for a takeback, abort).
 
+import { api } from "./api.js";
 import { el } from "./dom.js";
 import { absolute } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 const OTHER = { white: "black", black: "white" };
+const tournamentNames = new Map(); // tournament id -> its name, asked once a page
+
+// The link from a tournament's game to the tournament's page (named once its name is known).
+function drawTournament(game) {
+  const box = $("game-tournament");
+  const t = game.tournament;
+  box.hidden = !t;
+  if (!t) return;
+  const link = el("a", { href: t.link, id: "game-tournament-link" }, tournamentNames.get(t.id) || "its page");
+  box.replaceChildren("A tournament game: ", link);
+  if (!tournamentNames.has(t.id)) {
+    tournamentNames.set(t.id, null);
+    api.tournament(t.id).then((full) => {
+      tournamentNames.set(t.id, full.name);
+      if ($("game-tournament-link") && $("game-tournament-link").getAttribute("href") === t.link) {
+        $("game-tournament-link").textContent = full.name;
+      }
+    }, () => {});
+  }
+}
 
 function linkRow(label, link, id) {
   const input = el("input", { id, readonly: true });
@@ -57,6 +79,7 @@ export function drawOnline(game, you) {
   const player = (side) => playerText(game, side, you) + ratingText(game, side);
   $("players").textContent = `White: ${player("white")} · Black: ${player("black")}${ratedText(game)}`
     + (!mine ? " · you are watching" : people.length === 1 ? ` · you play ${people[0]}` : "");
+  drawTournament(game);
   $("resign").disabled = !online || !mine || game.status !== "playing"; // a local game: take back or start anew
   $("offer-draw").disabled = !online || !mine || game.status !== "playing" || Boolean(game.offers.draw);
   $("abort").disabled = !mine || !live || game.ply >= 2;

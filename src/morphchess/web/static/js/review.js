@@ -1,4 +1,5 @@
-// The engine's review of a finished game (docs/web.md): the Review button, its progress, an evaluation
+// The engine's review of a finished game (docs/web.md): the Review button (a game that ends is queued for
+// its review by the server, and the page follows it without a click), its progress, an evaluation
 // graph (White's share of each position, from the scores) and the marked moves in the move list,
 // each of which shows the engine's better move on the board when clicked.
 
@@ -7,6 +8,7 @@ import { el, svgEl } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
+const QUEUED_POLL_MS = 3000; // a review waiting for the engine is read less often
 const GRAPH_PAWNS = 8; // a score this large reaches the graph's edge
 const MARK_CLASS = { "??": "mark-blunder", "?": "mark-mistake", "?!": "mark-inaccuracy" };
 
@@ -47,6 +49,7 @@ function drawGraph(review) {
 
 function statusText(review) {
   if (review.state === "failed") return `The review failed: ${review.error}`;
+  if (review.state === "queued") return "The engine will review this game shortly…";
   if (review.state === "running") return `Reviewing: ${review.done} of ${review.total} moves`;
   const marked = review.plies.filter((p) => p.mark).length;
   return `Reviewed (${review.nodes} engine nodes a position): ${marked} move${marked === 1 ? "" : "s"} marked`;
@@ -56,7 +59,7 @@ function show(review) {
   state.review = review;
   $("review-status").textContent = statusText(review);
   $("review-start").hidden = review.state !== "failed";
-  $("review-graph").hidden = false;
+  $("review-graph").hidden = review.state === "queued";
   drawGraph(review);
   state.redraw();
 }
@@ -69,8 +72,8 @@ async function poll(id) {
       const review = await api.review(id);
       if (state.id !== id) return;
       show(review);
-      if (review.state !== "running") return;
-      await new Promise((done) => { setTimeout(done, POLL_MS); });
+      if (review.state !== "running" && review.state !== "queued") return;
+      await new Promise((done) => { setTimeout(done, review.state === "queued" ? QUEUED_POLL_MS : POLL_MS); });
     }
   } finally {
     state.polling = false;

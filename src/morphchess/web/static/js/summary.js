@@ -1,6 +1,7 @@
 // The game-over summary: the result and how the game ended, links to the record (PGN, Game Courier
 // log) and to the analysis board, and the rematch (colours swapped): offer it, or answer the
-// opponent's offer; when it starts, both players' pages open it.
+// opponent's offer; when it starts, both players' pages open it.  A tournament's game has no
+// rematch (its tournament pairs the next game): a link back to the tournament instead.
 
 import { recordUrl } from "./records.js";
 
@@ -19,6 +20,14 @@ function button(text, onClick, id) {
 function rematchPart(game, you, answer) {
   const box = document.createElement("div");
   box.id = "rematch";
+  if (game.tournament) {
+    const a = document.createElement("a");
+    a.href = game.tournament.link;
+    a.id = "summary-tournament";
+    a.textContent = "Back to the tournament";
+    box.append(a);
+    return box;
+  }
   if (game.rematch) {
     const a = document.createElement("a");
     a.href = `/game/${encodeURIComponent(game.rematch)}`;

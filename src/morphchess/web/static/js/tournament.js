@@ -42,7 +42,8 @@ function line(p, swiss) {
 }
 
 function game(g) {
-  return el("li", {}, el("a", { href: g.watch }, `${g.white || "?"} vs ${g.black || "?"}`));
+  const result = g.result ? ` · ${g.result === "*" ? "aborted" : g.result}` : "";
+  return el("li", { "data-game": g.id }, el("a", { href: g.watch }, `${g.white || "?"} vs ${g.black || "?"}${result}`));
 }
 
 // The player's game: a new one opens at once; one this browser holds already is offered as a link.
@@ -85,6 +86,7 @@ function draw(t, account) {
   $("tournament-games-heading").textContent = t.state === "over" ? "Games still being played (they do not count)"
     : "Games being played";
   $("tournament-games").replaceChildren(...(t.games.length ? t.games.map(game) : [el("li", {}, "None.")]));
+  $("tournament-played").replaceChildren(...(t.played.length ? t.played.map(game) : [el("li", {}, "None yet.")]));
   if (t.state !== "over") yours(you);
   else $("tournament-you").replaceChildren();
 }
