@@ -929,7 +929,7 @@ class Position:
         if (royal[piece] or royal[new] or (cap and royal[cap])) and kind is not UNLOAD:
             self._move_royals(frm, to, piece, new, cap, us)
         rights = self.rights
-        if rights and (royal[piece] or frm in t.castle_squares or to in t.castle_squares or kind is LEGS):
+        if rights and (royal[piece] or t.castle_square[frm] or t.castle_square[to] or kind is LEGS):
             self.rights = self.castle_key()
             h ^= rights ^ self.rights
         if t.special_make:

@@ -5,10 +5,12 @@
 cdef class Tables:
     cdef dict __dict__
     cdef public Py_ssize_t files, ranks, size, ncodes
-    cdef public list moves, transforms, royal, resets, castle, valid, type_of, att, hand_of
+    cdef public list moves, transforms, castle, valid, type_of, att, hand_of
+    cdef public signed char[::1] royal, resets, castle_square
     cdef public bint special_make, check_counting, walk_rules, complex_attacks, path_attacks, check_all, succession
-    cdef public bint no_checks, ends_early, counter_strike, to_hand, free_castlers, capture_rules
+    cdef public bint no_checks, ends_early, counter_strike, to_hand, free_castlers, capture_rules, drops_allowed
     cdef public set capture_only, from_hand
-    cdef public frozenset castle_squares
     cdef public tuple castle_rights
+    cdef public dict fischer, partner_of
+    cdef public list zob_ep, ep_sources
     cdef public unsigned long long zob_side, zob_strike

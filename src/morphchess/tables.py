@@ -129,8 +129,8 @@ class Tables:
         self.promo: list = [None] * n
         self.transforms: list = [None] * n
         self.castle: list = [()] * n
-        self.royal = [False] * n
-        self.resets = [False] * n  # a move of this piece resets the 50-move count
+        self.royal = array("b", bytes(n))   # per code: 1 for a royal piece
+        self.resets = array("b", bytes(n))  # per code: 1 where a move of the piece resets the 50-move count
         self.letter = [""] * n
         self.type_of = [0] * n
         self.valid = [False] * n
@@ -648,10 +648,12 @@ class Tables:
         self.zob_castle = {key: rnd.getrandbits(64) for key in self.partner_of}
         # per castling right: (colour, rank, side, the partner's square, its hash part) (Position.castle_key)
         self.castle_rights = tuple((*key, ps, self.zob_castle[key]) for key, ps in self.partner_of.items())
-        # squares whose change may change the castling rights (Fischer style: the whole rank)
-        self.castle_squares = frozenset(self.partner_of.values()) | {
-            rank * self.files + f for (_c, rank, _s) in (self.partner_of if self.free_castlers else self.fischer)
-            for f in range(self.files)}
+        # per square: 1 where a change may change the castling rights (Fischer style: the whole rank)
+        self.castle_square = array("b", bytes(size))
+        for sq in set(self.partner_of.values()) | {
+                rank * self.files + f for (_c, rank, _s) in (self.partner_of if self.free_castlers else self.fischer)
+                for f in range(self.files)}:
+            self.castle_square[sq] = 1
         for t in v.types:
             if _has_initial(t):
                 continue
