@@ -41,11 +41,13 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     text,
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.sql.dml import Insert
 
 from .errors import Unavailable
 
@@ -352,6 +354,20 @@ class Database:
     def lock_game(self, conn: Connection, gid: str):
         """The game's row, locked until the transaction ends (None for an unknown id)."""
         return conn.execute(games.select().where(games.c.id == gid).with_for_update()).mappings().first()
+
+    def update_game(self, conn: Connection, gid: str, values: dict, first: Insert | None = None) -> None:
+        """Write ``values`` into game ``gid``'s row, ``first`` (an insert) before them, and tell every process
+        of the change when the transaction commits.  PostgreSQL: one statement, one round trip (the insert
+        a data-modifying ``WITH``, the notification in ``RETURNING``); SQLite: a statement each."""
+        change = games.update().where(games.c.id == gid).values(**values)
+        if self.sqlite:
+            if first is not None:
+                conn.execute(first)
+            conn.execute(change)
+            return
+        if first is not None:
+            change = change.add_cte(first.cte("first"))
+        conn.execute(change.returning(func.pg_notify(CHANNEL, gid))).close()
 
     def notify(self, conn: Connection, gid: str) -> None:
         """Tell every process that the game changed, when the transaction commits (PostgreSQL)."""

@@ -12,6 +12,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.dml import Insert
 
 from .. import gamecourier
 from ..board import Board, Move
@@ -76,13 +77,17 @@ class Store:
 
     # -- reading ------------------------------------------------------------------
     def load(self, conn: Connection, row) -> Game:
-        """The game of a row read in the transaction ``conn``."""
+        """The game of a row read in the transaction ``conn``: its moves are read only when this process
+        does not keep them at the row's version (every change of the moves counts a new version)."""
         row = dict(row)
-        rows = [dict(r) for r in conn.execute(moves.select().where(moves.c.game_id == row["id"])
-                                              .order_by(moves.c.ply)).mappings()]
+        gid, version = row["id"], row["version"]
         v = self.catalog.get(row["variant"])
-        board = self.boards.board(row["id"], v, row["setup"], row["start_fen"], [r["uci"] for r in rows])
-        return Game(row, rows, board, v)
+        kept = self.boards.at(gid, version, v)
+        if kept is not None:
+            return Game(row, *kept, v)
+        rows = [dict(r) for r in conn.execute(moves.select().where(moves.c.game_id == gid)
+                                              .order_by(moves.c.ply)).mappings()]
+        return Game(row, rows, self.boards.board(gid, v, row["setup"], row["start_fen"], rows, version), v)
 
     def get(self, gid: str) -> Game:
         with self.db.read() as conn:
@@ -101,14 +106,15 @@ class Store:
             if row is None:
                 raise NotFound(f"no game {gid[:20]!r}")
             game = self.load(conn, row)
-            before = game.ply
+            before, version = game.ply, game.row["version"]
             deadline = game.deadline()
             if deadline is None or deadline > at:
                 act(conn, game, at)
         if deadline is not None and deadline <= at:
             self.flag(gid)
             raise Conflict("the game is over: time ran out")
-        self.boards.remember(gid, game.board)
+        if game.row["version"] != version:
+            self.boards.remember(gid, game.row["version"], game.moves, game.board)
         self.changed(gid)
         if game.ply > before:
             for hook in self.moved:
@@ -119,18 +125,18 @@ class Store:
         for listener in self.listeners:
             listener(gid)
 
-    def update(self, conn: Connection, game: Game, at: datetime, **values) -> None:
-        """Write new values into the game's row (and the snapshot), counting a new version."""
+    def update(self, conn: Connection, game: Game, at: datetime, first: Insert | None = None, /, **values) -> None:
+        """Write new values into the game's row (and the snapshot), counting a new version; ``first``, an
+        insert, is written with them (in the same round trip where the database allows)."""
         values = {k: str(v) if isinstance(v, StrEnum) else v for k, v in values.items()}  # the drivers want str
         values.update(version=game.row["version"] + 1, updated=at)
-        conn.execute(games.update().where(games.c.id == game.id).values(**values))
-        self.db.notify(conn, game.id)
+        self.db.update_game(conn, game.id, values, first)
         game.row.update(values)
 
     def push(self, conn: Connection, game: Game, move: Move, at: datetime) -> None:
         """Play a legal move: its row, the clocks, the result if it ends the game."""
         board, side = game.board, game.turn
-        note = {"game_id": game.id, "ply": game.ply + 1, **move_note(board, move), "at": at}
+        note = {"game_id": game.id, "ply": game.ply + 1, **move_note(board, move), "at": at, "clock_ms": None}
         values: dict = {}
         tc = game.tc
         if tc is not None:
@@ -140,21 +146,20 @@ class Store:
                 values[f"{seats.other(side)}_ms"] = tc.per_move_ms
             note["clock_ms"] = left
         board.push(move)
-        conn.execute(moves.insert().values(**note))
         game.moves.append(note)
         values.update(ply=game.ply + 1, draw_offer=None, takeback_offer=None, **_NO_JOB)
-        self.settle(conn, game, at, **values)
+        self.settle(conn, game, at, moves.insert().values(**note), **values)
 
-    def settle(self, conn: Connection, game: Game, at: datetime, **values) -> None:
-        """Write ``values`` (the new ``ply`` among them) after moves were played on the game's board,
-        ending the game where its rules or the move limit end it."""
+    def settle(self, conn: Connection, game: Game, at: datetime, first: Insert | None = None, /, **values) -> None:
+        """Write ``values`` (the new ``ply`` among them; ``first``, an insert, with them) after moves were
+        played on the game's board, ending the game where its rules or the move limit end it."""
         out = game.board.outcome()
         if out is not None:
-            self.end(conn, game, at, out.result(), out.termination, **values)
+            self.end(conn, game, at, out.result(), out.termination, first, **values)
         elif values["ply"] >= MAX_PLIES:
-            self.end(conn, game, at, "1/2-1/2", Termination.MOVE_LIMIT, **values)
+            self.end(conn, game, at, "1/2-1/2", Termination.MOVE_LIMIT, first, **values)
         else:
-            self.update(conn, game, at, **values)
+            self.update(conn, game, at, first, **values)
 
     def pop(self, conn: Connection, game: Game, plies: int, at: datetime) -> None:
         """Take back ``plies`` moves of a game being played (a finished game stays finished)."""
@@ -169,17 +174,18 @@ class Store:
         self.update(conn, game, at, ply=game.ply - plies, draw_offer=None, takeback_offer=None,
                     clock_at=at, engine_info=None, **_NO_JOB)
 
-    def end(self, conn: Connection, game: Game, at: datetime, result: str, termination: str, **values) -> None:
+    def end(self, conn: Connection, game: Game, at: datetime, result: str, termination: str,
+            first: Insert | None = None, /, **values) -> None:
         """The one way a game ends, whatever ends it: the rules after a move (mate, stalemate, repetition,
         the move limit...), resignation, agreement, time, or an abort (``result`` ``*``: the game is
-        aborted, not over).  It writes the result (and ``values``) into the locked row, drops the offers
+        aborted, not over).  It writes the result (and ``values``, ``first``) into the locked row, drops the offers
         and the engine's job, then calls every hook of :attr:`endings` once with the transaction and the
         finished game (a rating, a tournament, a notification: a hook that raises rolls the ending back)."""
         if game.status.finished:
             raise Conflict("the game is over")
         status = Status.ABORTED if result == "*" else Status.OVER
-        self.update(conn, game, at, **{**values, **_NO_JOB, "status": status, "result": result,
-                                       "termination": termination, "draw_offer": None, "takeback_offer": None})
+        self.update(conn, game, at, first, **{**values, **_NO_JOB, "status": status, "result": result,
+                                              "termination": termination, "draw_offer": None, "takeback_offer": None})
         for hook in self.endings:
             hook(conn, game)
 
