@@ -269,7 +269,7 @@ def test_a_move_is_three_statements_on_sqlite_and_two_on_postgresql(db_url):
     if c.app.state.store.db.sqlite:
         assert [s.split()[0] for s in seen] == ["SELECT", "INSERT", "UPDATE"], seen
     else:
-        assert len(seen) == 2 and seen[1].startswith("WITH first AS (INSERT INTO moves"), seen
+        assert len(seen) == 2 and seen[1].startswith("WITH played AS (INSERT INTO moves"), seen
 
 
 @pytest.mark.slow

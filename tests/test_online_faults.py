@@ -178,7 +178,7 @@ def test_a_request_that_finds_every_connection_taken_is_503_after_its_wait(postg
     from morphchess.web import db as database
     monkeypatch.setattr(database, "POOL_WAIT_S", 0.5)
     db = database.Database(postgres.url)
-    held = [db.engine.connect() for _ in range(20)]  # a worker's 20 connections, all busy
+    held = [db.engine.connect() for _ in range(database.POOL_SIZE)]  # all of a worker's connections busy
     try:
         start = time.monotonic()
         with pytest.raises(database.Unavailable, match="connections are all in use"), db.read():

@@ -39,6 +39,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     func,
@@ -47,7 +48,6 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.sql.dml import Insert
 
 from .errors import Unavailable
 
@@ -58,7 +58,8 @@ MAX_INT = 2**31 - 1  # the largest number an Integer column holds on both databa
 CHANNEL = "morphchess_games"  # PostgreSQL notifications: the payload is a game id
 READ_ONLY_STATE = "25006"  # PostgreSQL: a write in a read-only transaction (default_transaction_read_only)
 CONNECT_S = 3  # seconds to connect to PostgreSQL before the request is answered 503
-POOL_WAIT_S = 10.0  # seconds a request waits for one of its worker's 20 connections before it is answered 503
+POOL_SIZE = 20  # connections to PostgreSQL a worker keeps at most
+POOL_WAIT_S = 10.0  # seconds a request waits for one of its worker's connections before it is answered 503
 _log = logging.getLogger("morphchess.web")
 
 definitions = Table(
@@ -154,6 +155,15 @@ labs = Table(
 )
 
 
+# The statements of every change, built once (building one costs more than running it): the columns an
+# update sets are the keys of the values it is given.
+_LOCK_GAME = games.select().where(games.c.id == bindparam("gid")).with_for_update()
+_UPDATE_GAME = games.update().where(games.c.id == bindparam("gid"))
+_UPDATE_GAME_NOTIFY = _UPDATE_GAME.returning(func.pg_notify(bindparam("channel"), bindparam("gid")))
+_UPDATE_GAME_MOVE = _UPDATE_GAME_NOTIFY.add_cte(
+    moves.insert().values({c.name: bindparam(f"move_{c.name}") for c in moves.c}).cte("played"))
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -187,8 +197,10 @@ def default_url() -> str:
 def _engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    if not url.startswith("sqlite"):  # 20 connections a worker at most; a stopped server is told at once
-        return create_engine(url, pool_size=5, max_overflow=15, pool_pre_ping=True, pool_timeout=POOL_WAIT_S,
+    if not url.startswith("sqlite"):  # POOL_SIZE connections a worker at most, kept open; a stopped server is
+        # told at once.  (Connections beyond a smaller pool were closed as they came back: under load a
+        # worker opened a new one every eighth request, a new server process each time.)
+        return create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_pre_ping=True, pool_timeout=POOL_WAIT_S,
                              connect_args={"connect_timeout": CONNECT_S})
     eng = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False})
 
@@ -353,21 +365,22 @@ class Database:
 
     def lock_game(self, conn: Connection, gid: str):
         """The game's row, locked until the transaction ends (None for an unknown id)."""
-        return conn.execute(games.select().where(games.c.id == gid).with_for_update()).mappings().first()
+        return conn.execute(_LOCK_GAME, {"gid": gid}).mappings().first()
 
-    def update_game(self, conn: Connection, gid: str, values: dict, first: Insert | None = None) -> None:
-        """Write ``values`` into game ``gid``'s row, ``first`` (an insert) before them, and tell every process
-        of the change when the transaction commits.  PostgreSQL: one statement, one round trip (the insert
-        a data-modifying ``WITH``, the notification in ``RETURNING``); SQLite: a statement each."""
-        change = games.update().where(games.c.id == gid).values(**values)
+    def update_game(self, conn: Connection, gid: str, values: dict, move: dict | None = None) -> None:
+        """Write ``values`` into game ``gid``'s row, ``move`` (a row of the moves table) before them, and tell
+        every process of the change when the transaction commits.  PostgreSQL: one statement, one round
+        trip (the move a data-modifying ``WITH``, the notification in ``RETURNING``); SQLite: a statement
+        each."""
         if self.sqlite:
-            if first is not None:
-                conn.execute(first)
-            conn.execute(change)
-            return
-        if first is not None:
-            change = change.add_cte(first.cte("first"))
-        conn.execute(change.returning(func.pg_notify(CHANNEL, gid))).close()
+            if move is not None:
+                conn.execute(moves.insert(), move)
+            conn.execute(_UPDATE_GAME, {"gid": gid, **values})
+        elif move is None:
+            conn.execute(_UPDATE_GAME_NOTIFY, {"gid": gid, "channel": CHANNEL, **values}).close()
+        else:
+            played = {f"move_{k}": v for k, v in move.items()}
+            conn.execute(_UPDATE_GAME_MOVE, {"gid": gid, "channel": CHANNEL, **values, **played}).close()
 
     def notify(self, conn: Connection, gid: str) -> None:
         """Tell every process that the game changed, when the transaction commits (PostgreSQL)."""

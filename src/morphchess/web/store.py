@@ -11,8 +11,8 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
 
+from sqlalchemy import bindparam
 from sqlalchemy.engine import Connection
-from sqlalchemy.sql.dml import Insert
 
 from .. import gamecourier
 from ..board import Board, Move
@@ -85,13 +85,12 @@ class Store:
         kept = self.boards.at(gid, version, v)
         if kept is not None:
             return Game(row, *kept, v)
-        rows = [dict(r) for r in conn.execute(moves.select().where(moves.c.game_id == gid)
-                                              .order_by(moves.c.ply)).mappings()]
+        rows = [dict(r) for r in conn.execute(_MOVES, {"gid": gid}).mappings()]
         return Game(row, rows, self.boards.board(gid, v, row["setup"], row["start_fen"], rows, version), v)
 
     def get(self, gid: str) -> Game:
         with self.db.read() as conn:
-            row = conn.execute(games.select().where(games.c.id == gid)).mappings().first()
+            row = conn.execute(_GAME, {"gid": gid}).mappings().first()
             if row is None:
                 raise NotFound(f"no game {gid[:20]!r}")
             return self.load(conn, row)
@@ -125,12 +124,12 @@ class Store:
         for listener in self.listeners:
             listener(gid)
 
-    def update(self, conn: Connection, game: Game, at: datetime, first: Insert | None = None, /, **values) -> None:
-        """Write new values into the game's row (and the snapshot), counting a new version; ``first``, an
-        insert, is written with them (in the same round trip where the database allows)."""
+    def update(self, conn: Connection, game: Game, at: datetime, move: dict | None = None, /, **values) -> None:
+        """Write new values into the game's row (and the snapshot), counting a new version; ``move``, a row of
+        the moves table, is written with them (in the same round trip where the database allows)."""
         values = {k: str(v) if isinstance(v, StrEnum) else v for k, v in values.items()}  # the drivers want str
         values.update(version=game.row["version"] + 1, updated=at)
-        self.db.update_game(conn, game.id, values, first)
+        self.db.update_game(conn, game.id, values, move)
         game.row.update(values)
 
     def push(self, conn: Connection, game: Game, move: Move, at: datetime) -> None:
@@ -148,18 +147,18 @@ class Store:
         board.push(move)
         game.moves.append(note)
         values.update(ply=game.ply + 1, draw_offer=None, takeback_offer=None, **_NO_JOB)
-        self.settle(conn, game, at, moves.insert().values(**note), **values)
+        self.settle(conn, game, at, note, **values)
 
-    def settle(self, conn: Connection, game: Game, at: datetime, first: Insert | None = None, /, **values) -> None:
-        """Write ``values`` (the new ``ply`` among them; ``first``, an insert, with them) after moves were
-        played on the game's board, ending the game where its rules or the move limit end it."""
+    def settle(self, conn: Connection, game: Game, at: datetime, move: dict | None = None, /, **values) -> None:
+        """Write ``values`` (the new ``ply`` among them; ``move``, the row of the move played, with them)
+        after moves were played on the game's board, ending the game where its rules or the move limit end it."""
         out = game.board.outcome()
         if out is not None:
-            self.end(conn, game, at, out.result(), out.termination, first, **values)
+            self.end(conn, game, at, out.result(), out.termination, move, **values)
         elif values["ply"] >= MAX_PLIES:
-            self.end(conn, game, at, "1/2-1/2", Termination.MOVE_LIMIT, first, **values)
+            self.end(conn, game, at, "1/2-1/2", Termination.MOVE_LIMIT, move, **values)
         else:
-            self.update(conn, game, at, first, **values)
+            self.update(conn, game, at, move, **values)
 
     def pop(self, conn: Connection, game: Game, plies: int, at: datetime) -> None:
         """Take back ``plies`` moves of a game being played (a finished game stays finished)."""
@@ -175,16 +174,16 @@ class Store:
                     clock_at=at, engine_info=None, **_NO_JOB)
 
     def end(self, conn: Connection, game: Game, at: datetime, result: str, termination: str,
-            first: Insert | None = None, /, **values) -> None:
+            move: dict | None = None, /, **values) -> None:
         """The one way a game ends, whatever ends it: the rules after a move (mate, stalemate, repetition,
         the move limit...), resignation, agreement, time, or an abort (``result`` ``*``: the game is
-        aborted, not over).  It writes the result (and ``values``, ``first``) into the locked row, drops the offers
+        aborted, not over).  It writes the result (and ``values``, ``move``) into the locked row, drops the offers
         and the engine's job, then calls every hook of :attr:`endings` once with the transaction and the
         finished game (a rating, a tournament, a notification: a hook that raises rolls the ending back)."""
         if game.status.finished:
             raise Conflict("the game is over")
         status = Status.ABORTED if result == "*" else Status.OVER
-        self.update(conn, game, at, first, **{**values, **_NO_JOB, "status": status, "result": result,
+        self.update(conn, game, at, move, **{**values, **_NO_JOB, "status": status, "result": result,
                                               "termination": termination, "draw_offer": None, "takeback_offer": None})
         for hook in self.endings:
             hook(conn, game)
@@ -217,6 +216,8 @@ class Store:
         return [dict(r) for r in rows]
 
 
+_GAME = games.select().where(games.c.id == bindparam("gid"))  # built once: building costs more than running
+_MOVES = moves.select().where(moves.c.game_id == bindparam("gid")).order_by(moves.c.ply)
 _NO_JOB = {"engine_job": None, "engine_fen": None, "engine_lease": None, "engine_stop": False}
 
 
