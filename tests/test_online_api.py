@@ -247,29 +247,34 @@ def test_two_servers_taking_turns_and_taking_back_answer_the_stored_history(db_u
 def test_a_move_is_three_statements_on_sqlite_and_two_on_postgresql(db_url):
     """A move in a process that keeps its game reads no moves: the game's row locked, then (PostgreSQL)
     one statement writing the move, the row and the notification together, or (SQLite) the move, then
-    the row."""
+    the row.  Reading the game there is one statement (PostgreSQL: outside a transaction)."""
     from sqlalchemy import event
 
     with TestClient(create_app(db_url, 100000)) as c:
         ann, bob, _ = invite(c)
         assert ann.move("e2e4", ply=0).status_code == 200
-        seen: list[str] = []
+        seen: list[tuple[str, str | None]] = []
 
         def statement(conn, cursor, text, parameters, context, executemany) -> None:
             if not text.startswith("BEGIN"):
-                seen.append(" ".join(text.split()))
+                seen.append((" ".join(text.split()), conn.get_execution_options().get("isolation_level")))
         engine = c.app.state.store.db.engine
         event.listen(engine, "before_cursor_execute", statement)
         try:
             assert bob.move("e7e5", ply=1).status_code == 200
+            moved = seen[:]
+            seen.clear()
+            assert [h["uci"] for h in ann.state()["history"]] == ["e2e4", "e7e5"]
         finally:
             event.remove(engine, "before_cursor_execute", statement)
-    assert not any(s.startswith("SELECT") and " FROM moves" in s for s in seen), seen
-    assert seen[0].startswith("SELECT games.id")
+    texts = [text for text, _level in moved]
+    assert not any(s.startswith("SELECT") and " FROM moves" in s for s in texts), texts
+    assert texts[0].startswith("SELECT games.id") and len(seen) == 1 and seen[0][0].startswith("SELECT games.id")
     if c.app.state.store.db.sqlite:
-        assert [s.split()[0] for s in seen] == ["SELECT", "INSERT", "UPDATE"], seen
+        assert [s.split()[0] for s in texts] == ["SELECT", "INSERT", "UPDATE"], texts
     else:
-        assert len(seen) == 2 and seen[1].startswith("WITH played AS (INSERT INTO moves"), seen
+        assert len(texts) == 2 and texts[1].startswith("WITH played AS (INSERT INTO moves"), texts
+        assert seen[0][1] == "AUTOCOMMIT"
 
 
 @pytest.mark.slow

@@ -73,6 +73,11 @@ class Boards:
     def __init__(self, max_bytes: int) -> None:
         self._boards: ByteLRU[str, tuple[int, list[dict], Board]] = ByteLRU(max_bytes)
 
+    def version(self, gid: str) -> int | None:
+        """The version of game ``gid`` whose board is kept, if one is."""
+        version, _notes, _board = self._boards.get(gid) or (None, [], None)
+        return version
+
     def at(self, gid: str, version: int, variant: Variant) -> tuple[list[dict], Board] | None:
         """The move rows and board of game ``gid`` at ``version`` if they are kept (a copy of each: the
         caller may play on them; the rows themselves are shared and never changed), else None."""

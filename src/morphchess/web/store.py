@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import bindparam
+from sqlalchemy import and_, bindparam, select
 from sqlalchemy.engine import Connection
 
 from .. import gamecourier
@@ -89,11 +89,26 @@ class Store:
         return Game(row, rows, self.boards.board(gid, v, row["setup"], row["start_fen"], rows, version), v)
 
     def get(self, gid: str) -> Game:
-        with self.db.read() as conn:
-            row = conn.execute(_GAME, {"gid": gid}).mappings().first()
-            if row is None:
-                raise NotFound(f"no game {gid[:20]!r}")
-            return self.load(conn, row)
+        """The game as one statement reads it: its row, and its moves unless this process keeps them at
+        the row's version (one snapshot: on PostgreSQL one round trip, no transaction)."""
+        kept = self.boards.version(gid)
+        row, notes = self._read(gid, kept)
+        v = self.catalog.get(row["variant"])
+        if kept is not None and row["version"] == kept:
+            found = self.boards.at(gid, kept, v)
+            if found is not None:
+                return Game(row, *found, v)
+            row, notes = self._read(gid, None)  # kept no longer (or the variant compiled again)
+        return Game(row, notes, self.boards.board(gid, v, row["setup"], row["start_fen"], notes, row["version"]), v)
+
+    def _read(self, gid: str, kept: int | None) -> tuple[dict, list[dict]]:
+        """A game's row, and its move rows unless the row is at version ``kept`` (then none)."""
+        with self.db.glance() as conn:
+            rows = conn.execute(_GAME_MOVES, {"gid": gid, "kept": -1 if kept is None else kept}).mappings().all()
+        if not rows:
+            raise NotFound(f"no game {gid[:20]!r}")
+        notes = [{"game_id": gid, **{k: r[f"move_{k}"] for k in _MOVE_KEYS}} for r in rows if r["move_ply"] is not None]
+        return {k: rows[0][k] for k in _GAME_KEYS}, notes
 
     # -- changing -------------------------------------------------------------------
     def change(self, gid: str, act: Callable[[Connection, Game, datetime], None]) -> Game:
@@ -216,7 +231,14 @@ class Store:
         return [dict(r) for r in rows]
 
 
-_GAME = games.select().where(games.c.id == bindparam("gid"))  # built once: building costs more than running
+# Built once (building a statement costs more than running it).  A game's row with its moves, only when its
+# version is not the one kept: the row repeated on each move's row, the move's columns named move_*.
+_GAME_KEYS = [c.name for c in games.c]
+_MOVE_KEYS = [c.name for c in moves.c if c.name != "game_id"]
+_GAME_MOVES = (select(games, *(moves.c[k].label(f"move_{k}") for k in _MOVE_KEYS))
+               .select_from(games.outerjoin(moves, and_(moves.c.game_id == games.c.id,
+                                                        games.c.version != bindparam("kept"))))
+               .where(games.c.id == bindparam("gid")).order_by(moves.c.ply))
 _MOVES = moves.select().where(moves.c.game_id == bindparam("gid")).order_by(moves.c.ply)
 _NO_JOB = {"engine_job": None, "engine_fen": None, "engine_lease": None, "engine_stop": False}
 
