@@ -338,6 +338,27 @@ def test_postgresql_notifies_every_process_of_a_change(pg_url):
         two.dispose()
 
 
+@pytest.mark.slow
+def test_a_connection_read_outside_a_transaction_locks_again_in_the_next_write(pg_url):
+    """A read of one statement runs outside a transaction (autocommit); the pool's connection it used
+    must begin one again for the next change, or a game's row would be locked by nothing."""
+    from sqlalchemy import text
+
+    from morphchess.web.db import Database
+
+    db = Database(pg_url)
+    try:
+        with db.glance() as conn:
+            used = conn.connection.dbapi_connection
+            assert used.autocommit and conn.execute(text("SELECT 1")).scalar() == 1
+        with db.write() as conn:
+            assert conn.connection.dbapi_connection is used
+            conn.execute(text("SELECT 1"))
+            assert not used.autocommit and used.info.transaction_status == used.info.transaction_status.INTRANS
+    finally:
+        db.dispose()
+
+
 def test_a_read_sees_one_snapshot_while_moves_are_committed(db_url):
     """A game's row and its moves are read in one transaction; a move committed meanwhile by another
     connection (another worker) must not show in its moves while the row says the ply before it."""

@@ -143,6 +143,8 @@ def test_a_kept_board_is_used_only_at_its_version():
     kept[1].pop()  # the caller's copies: what is kept stays
     assert len(boards.at("g", 3, v)[1].move_stack) == 2 and len(boards.at("g", 3, v)[0]) == 2
     assert boards.at("g", 4, v) is None and boards.at("h", 3, v) is None
+    boards.board("g", v, "standard", None, notes[:1], 2)  # read before version 3 was kept: not kept
+    assert boards.version("g") == 3
     assert boards.at("g", 3, load(builtin("chess").text, "chess")) is None  # the variant compiled again
 
 

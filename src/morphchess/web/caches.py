@@ -105,7 +105,11 @@ class Boards:
 
     def remember(self, gid: str, version: int, notes: list[dict], board: Board) -> None:
         """Keep a copy of the board of a game at ``version`` (read, or after a change that committed) with
-        its move rows ``notes``, and the legal moves of its current position only."""
+        its move rows ``notes``, and the legal moves of its current position only; not over a newer
+        version kept meanwhile (a read that began before a change ends after it)."""
+        newer = self.version(gid)
+        if newer is not None and newer > version:
+            return
         kept = board.copy()
         kept.forget_earlier()
         size = cost_of(board.variant).board_bytes(len(kept.move_stack)) + len(notes) * NOTE_BYTES
