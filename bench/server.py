@@ -8,7 +8,9 @@ Each game is an invite game played by one thread (both seats, moves sent with th
 writes in the talk every tenth move).  ``--spectators`` event streams (raw sockets) follow the games
 in turn and ``--analyses`` threads ask the engine for 1-second evaluations again and again (one
 client: the server runs one at a time of it).  Prints moves per second, p50/p99 latency of a move
-and of a spectator's GET of a game, the peak resident memory of the server's processes, answers
+and of a spectator's GET of a game, the CPU time the server's processes (and a PostgreSQL server
+started here) spent a move while the games were played (unlike the latencies, little changed by
+other work on the machine), the peak resident memory of the server's processes, answers
 5xx and other refusals, and lost moves (acknowledged moves missing from the stored game
 afterwards); 5xx and lost moves must be 0.  Before the clock starts, each variant is played a few
 times, since a server process builds a variant's tables on first use (about half a second).
@@ -17,6 +19,7 @@ times, since a server process builds a variant's tables on first use (about half
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -126,6 +129,31 @@ def peak_memory(pid: int, out: dict, stop: threading.Event) -> None:
         out["peak_mb"] = max(out.get("peak_mb", 0), total / 1024)
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time of a process and its descendants, those ended included (once their parent has
+    waited for them); 0 for a process that has ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        children = " ".join(Path(t, "children").read_text() for t in Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return 0.0
+    ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / os.sysconf("SC_CLK_TCK") + sum(cpu_seconds(int(c)) for c in children.split())
+
+
+def postmaster(url: str) -> int | None:
+    """The process id of the PostgreSQL server started here for ``url`` (found by its port)."""
+    port = f" -p {url.rsplit(':', 1)[1].split('/')[0]} "
+    for path in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            text = path.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if text.split(" ")[0].endswith("bin/postgres") and port in text:
+            return int(path.parent.name)
+    return None
+
+
 def warm_up(server: Server, variants: list[str], rounds: int) -> None:
     """Play a move of every variant a few times first: a process builds a variant's tables on first use."""
     for _ in range(rounds):
@@ -173,12 +201,15 @@ def main() -> None:
         for t in others:
             t.start()
         threads = [threading.Thread(target=play_game, args=(server, i, args.moves, out)) for i in range(args.games)]
+        pg = postmaster(url) if stop_pg else None
+        cpu = [cpu_seconds(server.proc.pid), cpu_seconds(pg) if pg else 0.0]
         start = time.perf_counter()
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         seconds = time.perf_counter() - start
+        cpu = [cpu_seconds(server.proc.pid) - cpu[0], cpu_seconds(pg) - cpu[1] if pg else 0.0]
         stop.set()
         lost = lost_moves(server, out["games"])
     finally:
@@ -192,7 +223,9 @@ def main() -> None:
           f"{args.spectators} spectators, {args.analyses} analysts: {len(lat)} moves in {seconds:.1f} s = "
           f"{len(lat) / seconds:.0f} moves/s; move p50 {statistics.median(lat) * 1000:.0f} ms, "
           f"p99 {percentile(lat, 0.99) * 1000:.0f} ms; spectator GET p50 {statistics.median(reads) * 1000:.0f} ms, "
-          f"p99 {percentile(reads, 0.99) * 1000:.0f} ms; evaluations {len(out['analyses'])}; peak memory "
+          f"p99 {percentile(reads, 0.99) * 1000:.0f} ms; CPU a move: server {cpu[0] / len(lat) * 1000:.1f} ms"
+          + (f", PostgreSQL {cpu[1] / len(lat) * 1000:.1f} ms" if pg else "") + f"; "
+          f"evaluations {len(out['analyses'])}; peak memory "
           f"{out.get('peak_mb', 0):.0f} MB; 5xx {sum(e >= 500 for e in errors)}, refused "
           f"{sorted({e for e in errors if e < 500})} x{sum(e < 500 for e in errors)}; spectators' connections "
           f"dropped {len(out['dropped'])}; lost moves {lost}")

@@ -220,6 +220,63 @@ def test_two_servers_on_one_database_see_each_others_moves(db_url):
         assert [h["uci"] for h in ann.state()["history"]] == ["e2e4", "e7e5"]
 
 
+def test_two_servers_taking_turns_and_taking_back_answer_the_stored_history(db_url):
+    """Each server keeps the games it has seen with their version; what the other server changed since
+    must be read again, never answered from what it kept (moves, a takeback, moves again)."""
+    with TestClient(create_app(db_url, 100000)) as one, TestClient(create_app(db_url, 100000)) as two:
+        g = one.post("/api/games", json={"mode": "invite"}).json()
+        ann, bob = Seat(one, g["id"], g["seat"]["token"]), Seat(two, g["id"], g["invite"]["token"])
+        bob.token = taken(bob.call("POST", "join", {}))
+        played: list[str] = []
+        for seat, move in [(ann, "e2e4"), (bob, "e7e5"), (ann, "g1f3"), (bob, "b8c6")]:
+            r = seat.move(move, ply=len(played))
+            played.append(move)
+            assert r.status_code == 200 and [h["uci"] for h in r.json()["history"]] == played, r.text
+        assert ann.call("POST", "takeback", {"action": "offer"}).status_code == 200  # on one
+        r = bob.call("POST", "takeback", {"action": "accept"})  # on two: g1f3 and b8c6 go
+        assert r.status_code == 200 and [h["uci"] for h in r.json()["history"]] == ["e2e4", "e7e5"]
+        for seat, move, ply in [(ann, "f1c4", 2), (bob, "g8f6", 3)]:
+            r = seat.move(move, ply=ply)
+            assert r.status_code == 200, r.text
+        for seat in (ann, bob):
+            state = seat.state()
+            assert [h["uci"] for h in state["history"]] == ["e2e4", "e7e5", "f1c4", "g8f6"]
+            assert [h["ply"] for h in state["history"]] == [1, 2, 3, 4] and state["ply"] == 4
+
+
+def test_a_move_is_three_statements_on_sqlite_and_two_on_postgresql(db_url):
+    """A move in a process that keeps its game reads no moves: the game's row locked, then (PostgreSQL)
+    one statement writing the move, the row and the notification together, or (SQLite) the move, then
+    the row.  Reading the game there is one statement (PostgreSQL: outside a transaction)."""
+    from sqlalchemy import event
+
+    with TestClient(create_app(db_url, 100000)) as c:
+        ann, bob, _ = invite(c)
+        assert ann.move("e2e4", ply=0).status_code == 200
+        seen: list[tuple[str, str | None]] = []
+
+        def statement(conn, cursor, text, parameters, context, executemany) -> None:
+            if not text.startswith("BEGIN"):
+                seen.append((" ".join(text.split()), conn.get_execution_options().get("isolation_level")))
+        engine = c.app.state.store.db.engine
+        event.listen(engine, "before_cursor_execute", statement)
+        try:
+            assert bob.move("e7e5", ply=1).status_code == 200
+            moved = seen[:]
+            seen.clear()
+            assert [h["uci"] for h in ann.state()["history"]] == ["e2e4", "e7e5"]
+        finally:
+            event.remove(engine, "before_cursor_execute", statement)
+    texts = [text for text, _level in moved]
+    assert not any(s.startswith("SELECT") and " FROM moves" in s for s in texts), texts
+    assert texts[0].startswith("SELECT games.id") and len(seen) == 1 and seen[0][0].startswith("SELECT games.id")
+    if c.app.state.store.db.sqlite:
+        assert [s.split()[0] for s in texts] == ["SELECT", "INSERT", "UPDATE"], texts
+    else:
+        assert len(texts) == 2 and texts[1].startswith("WITH played AS (INSERT INTO moves"), texts
+        assert seen[0][1] == "AUTOCOMMIT"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["chess", "crossroads", "morphomania", "snappy-chess", "morphing-chess",
                                      "polymorph"])
@@ -268,9 +325,38 @@ def test_postgresql_notifies_every_process_of_a_change(pg_url):
                 two.notify(conn, "some-game")
             time.sleep(0.2)
         assert heard and set(heard) == {"some-game"}
+        with TestClient(create_app(pg_url, 100000)) as c:  # a change tells them in its own statement
+            ann, _bob, _ = invite(c)
+            heard.clear()
+            assert ann.move("e2e4", ply=0).status_code == 200
+            end = time.monotonic() + 10
+            while ann.gid not in heard and time.monotonic() < end:
+                time.sleep(0.05)
+            assert ann.gid in heard
     finally:
         one.dispose()
         two.dispose()
+
+
+@pytest.mark.slow
+def test_a_connection_read_outside_a_transaction_locks_again_in_the_next_write(pg_url):
+    """A read of one statement runs outside a transaction (autocommit); the pool's connection it used
+    must begin one again for the next change, or a game's row would be locked by nothing."""
+    from sqlalchemy import text
+
+    from morphchess.web.db import Database
+
+    db = Database(pg_url)
+    try:
+        with db.glance() as conn:
+            used = conn.connection.dbapi_connection
+            assert used.autocommit and conn.execute(text("SELECT 1")).scalar() == 1
+        with db.write() as conn:
+            assert conn.connection.dbapi_connection is used
+            conn.execute(text("SELECT 1"))
+            assert not used.autocommit and used.info.transaction_status == used.info.transaction_status.INTRANS
+    finally:
+        db.dispose()
 
 
 def test_a_read_sees_one_snapshot_while_moves_are_committed(db_url):

@@ -178,7 +178,7 @@ def test_a_request_that_finds_every_connection_taken_is_503_after_its_wait(postg
     from morphchess.web import db as database
     monkeypatch.setattr(database, "POOL_WAIT_S", 0.5)
     db = database.Database(postgres.url)
-    held = [db.engine.connect() for _ in range(20)]  # a worker's 20 connections, all busy
+    held = [db.engine.connect() for _ in range(database.POOL_SIZE)]  # all of a worker's connections busy
     try:
         start = time.monotonic()
         with pytest.raises(database.Unavailable, match="connections are all in use"), db.read():
@@ -190,3 +190,36 @@ def test_a_request_that_finds_every_connection_taken_is_503_after_its_wait(postg
     with db.read():  # a connection free again
         pass
     db.dispose()
+
+
+@pytest.mark.slow
+def test_a_connection_broken_while_idle_is_replaced_and_one_in_use_is_503_once(postgres, monkeypatch):
+    """A pooled connection idle for PING_IDLE_S is checked before use: one whose server process ended
+    meanwhile (a restart) is replaced and the request served; unchecked, the request that finds it broken
+    is answered 503 and the next is served on a new connection."""
+    import psycopg
+    from sqlalchemy import text
+
+    from morphchess.web import db as database
+
+    def ended(db) -> None:
+        """End the server process of the one connection the pool holds."""
+        with db.read() as conn:
+            pid = conn.execute(text("SELECT pg_backend_pid()")).scalar()
+        with psycopg.connect(postgres.url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+    db = database.Database(postgres.url)
+    try:
+        monkeypatch.setattr(database, "PING_IDLE_S", 0.0)
+        ended(db)
+        with db.read() as conn:
+            assert conn.execute(text("SELECT 1")).scalar() == 1
+        monkeypatch.setattr(database, "PING_IDLE_S", 3600.0)
+        ended(db)
+        with pytest.raises(database.Unavailable, match="the database is unavailable"), db.read() as conn:
+            conn.execute(text("SELECT 1"))
+        with db.read() as conn:
+            assert conn.execute(text("SELECT 1")).scalar() == 1
+    finally:
+        db.dispose()

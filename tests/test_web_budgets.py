@@ -21,9 +21,11 @@ from morphchess.engine.evaluate import eval_tables  # noqa: E402
 from morphchess.loader import load  # noqa: E402
 from morphchess.variants import builtin  # noqa: E402
 from morphchess.web import cost, create_app, limits, newgame  # noqa: E402
-from morphchess.web.caches import Boards  # noqa: E402
+from morphchess.web.caches import NOTE_BYTES, Boards  # noqa: E402
+from morphchess.web.db import now  # noqa: E402
 from morphchess.web.errors import BadInput  # noqa: E402
 from morphchess.web.limits import Limits, within  # noqa: E402
+from morphchess.web.store import move_notes  # noqa: E402
 
 from online_support import code  # noqa: E402
 
@@ -86,23 +88,64 @@ def test_a_kept_board_holds_one_positions_legal_moves():
     definition grew the server by 975 MB."""
     v = load(WIDE, "wide")
     boards = Boards(256 * MB)
-    ucis = SHUFFLE * 50
+    notes = _notes(v, SHUFFLE * 50)
+    kept = cost.cost_of(v).board_bytes(200) + 200 * NOTE_BYTES
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         for gid in "abcd":
-            assert len(boards.board(gid, v, "standard", None, ucis).move_stack) == 200
+            assert len(boards.board(gid, v, "standard", None, [dict(n) for n in notes], 1).move_stack) == 200
         gc.collect()
         held, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert (held - before) < 6 * MB and (peak - before) < 12 * MB  # every position's moves: 45 MB
-    assert boards.bytes <= 4 * cost.cost_of(v).board_bytes(200)
-    small = Boards(2 * cost.cost_of(v).board_bytes(200) + 1)
+    assert boards.bytes <= 4 * kept
+    small = Boards(2 * kept + 1)
     for gid in "abc":
-        small.board(gid, v, "standard", None, ucis[:200])
+        small.board(gid, v, "standard", None, notes, 1)
     assert small.bytes <= small._boards.max_bytes and small._boards.keys() == ["b", "c"]
+
+
+def _notes(v, ucis: list[str]) -> list[dict]:
+    """The move rows of a game of ``v`` with these moves, as the moves table keeps them."""
+    board = Board(v)
+    for text in ucis:
+        board.push_uci(text)
+    return [{"game_id": "g", **n, "at": now(), "clock_ms": 1000 * n["ply"]} for n in move_notes(board)]
+
+
+def test_a_kept_move_row_costs_about_its_estimate():
+    board = Board(load(builtin("chess").text, "chess"))
+    for text in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7"]:
+        board.push_uci(text)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        notes = [{"game_id": "g", **n, "at": now(), "clock_ms": 1000 * n["ply"]} for n in move_notes(board)]
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert 0.5 <= held / len(notes) / NOTE_BYTES <= 1.5
+
+
+def test_a_kept_board_is_used_only_at_its_version():
+    v = load(builtin("chess").text, "chess")
+    boards = Boards(256 * MB)
+    notes = _notes(v, ["e2e4", "e7e5"])
+    boards.board("g", v, "standard", None, notes, 3)
+    kept = boards.at("g", 3, v)
+    assert kept is not None and kept[0] == notes and [m.uci() for m in kept[1].move_stack] == ["e2e4", "e7e5"]
+    kept[0].pop()
+    kept[1].pop()  # the caller's copies: what is kept stays
+    assert len(boards.at("g", 3, v)[1].move_stack) == 2 and len(boards.at("g", 3, v)[0]) == 2
+    assert boards.at("g", 4, v) is None and boards.at("h", 3, v) is None
+    boards.board("g", v, "standard", None, notes[:1], 2)  # read before version 3 was kept: not kept
+    assert boards.version("g") == 3
+    assert boards.at("g", 3, load(builtin("chess").text, "chess")) is None  # the variant compiled again
 
 
 def test_pasted_definitions_are_kept_within_their_bytes(tmp_path):

@@ -402,6 +402,7 @@ def test_black_who_never_answers_white_is_withdrawn_whatever_else_they_send(app)
     white, black = people[row["white_name"]], people[row["black_name"]]
     assert white.post(f"/api/games/{gid}/moves", seat(white, gid), move="e4", ply=0).status_code == 200
     change(app, moves, moves.c.game_id == gid, at=now() - timedelta(seconds=FIRST_MOVE_S + 1))
+    change(app, games, games.c.id == gid, version=games.c.version + 1)  # as every change of its moves counts
     assert black.post(f"/api/games/{gid}/draw", seat(black, gid), action="offer").status_code == 200  # not a move
     view = look(ann, t)
     assert app.state.store.get(gid).status == "aborted" and not lines(view)[row["black_name"]]["active"]

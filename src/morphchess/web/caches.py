@@ -4,7 +4,9 @@
 :mod:`~morphchess.web.cost`); :class:`Boards` keeps the boards of recent games
 with only their current position's legal moves, so that a change replays only
 the moves it has not seen and a long game on a big board costs its moves, not
-every position's legal moves.
+every position's legal moves.  With each board it keeps the game's move rows and
+the version of the game they were read or written at: a change that finds the
+game's row at that version reads no moves from the database.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from ..board import Board
 from ..variant import Variant
 from .cost import cost_of
 
-__all__ = ["ByteLRU", "Boards", "REPLAY_KEPT", "BOARD_BYTES", "MB"]
+__all__ = ["ByteLRU", "Boards", "REPLAY_KEPT", "BOARD_BYTES", "NOTE_BYTES", "MB"]
 
 K = TypeVar("K")
 V = TypeVar("V")
 MB = 1 << 20
 BOARD_BYTES = 256 * MB  # boards of games kept per process (--boards-mb)
 REPLAY_KEPT = 16  # a replay drops the earlier positions' legal moves after this many moves
+NOTE_BYTES = 800  # one move row kept with a board (its dict and texts; tests/test_web_budgets.py measures it)
 
 
 class ByteLRU(Generic[K, V]):
@@ -64,33 +67,53 @@ class ByteLRU(Generic[K, V]):
 
 
 class Boards:
-    """Boards of recent games by id (at most ``max_bytes`` of them), so a change replays only the moves
-    it has not seen yet."""
+    """Boards of recent games by id (at most ``max_bytes`` of them) with their move rows and the game's
+    version, so a change replays only the moves it has not seen yet, and reads none at a version kept."""
 
     def __init__(self, max_bytes: int) -> None:
-        self._boards: ByteLRU[str, tuple[tuple, Board]] = ByteLRU(max_bytes)
+        self._boards: ByteLRU[str, tuple[int, list[dict], Board]] = ByteLRU(max_bytes)
 
-    def board(self, gid: str, variant: Variant, setup: str, fen: str | None, ucis: list[str]) -> Board:
-        """The board of game ``gid`` after the moves ``ucis`` (a copy: the caller may play on it)."""
-        known, board = self._boards.get(gid) or ((), None)
-        if board is None or board.variant is not variant or list(known) != ucis[:len(known)]:
-            board, known = Board(variant, fen=fen, setup=setup), ()
+    def version(self, gid: str) -> int | None:
+        """The version of game ``gid`` whose board is kept, if one is."""
+        version, _notes, _board = self._boards.get(gid) or (None, [], None)
+        return version
+
+    def at(self, gid: str, version: int, variant: Variant) -> tuple[list[dict], Board] | None:
+        """The move rows and board of game ``gid`` at ``version`` if they are kept (a copy of each: the
+        caller may play on them; the rows themselves are shared and never changed), else None."""
+        _version, notes, board = self._boards.get(gid) or (None, [], None)
+        if board is None or _version != version or board.variant is not variant:
+            return None
+        return notes[:], board.copy()
+
+    def board(self, gid: str, variant: Variant, setup: str, fen: str | None, notes: list[dict],
+              version: int) -> Board:
+        """The board of game ``gid`` after the move rows ``notes``, read at ``version`` (a copy: the
+        caller may play on it)."""
+        _version, known, board = self._boards.get(gid) or (None, [], None)
+        ucis = [n["uci"] for n in notes]
+        if board is None or board.variant is not variant or [n["uci"] for n in known] != ucis[:len(known)]:
+            board, known = Board(variant, fen=fen, setup=setup), []
         else:
             board = board.copy()
         for i, text in enumerate(ucis[len(known):], start=1):
             board.push_uci(text)
             if i % REPLAY_KEPT == 0:
                 board.forget_earlier()
-        self.remember(gid, board)
+        self.remember(gid, version, notes, board)
         return board
 
-    def remember(self, gid: str, board: Board) -> None:
-        """Keep a copy of the board of a game (after a change that committed), with the legal moves
-        of its current position only."""
+    def remember(self, gid: str, version: int, notes: list[dict], board: Board) -> None:
+        """Keep a copy of the board of a game at ``version`` (read, or after a change that committed) with
+        its move rows ``notes``, and the legal moves of its current position only; not over a newer
+        version kept meanwhile (a read that began before a change ends after it)."""
+        newer = self.version(gid)
+        if newer is not None and newer > version:
+            return
         kept = board.copy()
         kept.forget_earlier()
-        size = cost_of(board.variant).board_bytes(len(kept.move_stack))
-        self._boards.put(gid, (tuple(m.uci() for m in kept.move_stack), kept), size)
+        size = cost_of(board.variant).board_bytes(len(kept.move_stack)) + len(notes) * NOTE_BYTES
+        self._boards.put(gid, (version, notes[:], kept), size)
 
     @property
     def bytes(self) -> int:

@@ -11,15 +11,17 @@ A database that cannot be used (a stopped PostgreSQL, an SQLite file removed,
 replaced or made read-only) raises :class:`~morphchess.web.errors.Unavailable`
 (503) at once, and is used again as soon as it is back: a new SQLite file at
 the path is opened afresh (and migrated), PostgreSQL's connections are checked
-before each use.  A write is answered only once it is committed to the file
+before use once idle for a second.  A write is answered only once it is committed to the file
 at the path (an SQLite file removed while it was written fails it too).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -39,12 +41,14 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
+    func,
     text,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from .errors import Unavailable
@@ -56,7 +60,9 @@ MAX_INT = 2**31 - 1  # the largest number an Integer column holds on both databa
 CHANNEL = "morphchess_games"  # PostgreSQL notifications: the payload is a game id
 READ_ONLY_STATE = "25006"  # PostgreSQL: a write in a read-only transaction (default_transaction_read_only)
 CONNECT_S = 3  # seconds to connect to PostgreSQL before the request is answered 503
-POOL_WAIT_S = 10.0  # seconds a request waits for one of its worker's 20 connections before it is answered 503
+POOL_SIZE = 20  # connections to PostgreSQL a worker keeps at most
+PING_IDLE_S = 1.0  # a connection idle this long is checked before it is used again
+POOL_WAIT_S = 10.0  # seconds a request waits for one of its worker's connections before it is answered 503
 _log = logging.getLogger("morphchess.web")
 
 definitions = Table(
@@ -152,6 +158,15 @@ labs = Table(
 )
 
 
+# The statements of every change, built once (building one costs more than running it): the columns an
+# update sets are the keys of the values it is given.
+_LOCK_GAME = games.select().where(games.c.id == bindparam("gid")).with_for_update()
+_UPDATE_GAME = games.update().where(games.c.id == bindparam("gid"))
+_UPDATE_GAME_NOTIFY = _UPDATE_GAME.returning(func.pg_notify(bindparam("channel"), bindparam("gid")))
+_UPDATE_GAME_MOVE = _UPDATE_GAME_NOTIFY.add_cte(
+    moves.insert().values({c.name: bindparam(f"move_{c.name}") for c in moves.c}).cte("played"))
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -185,9 +200,11 @@ def default_url() -> str:
 def _engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    if not url.startswith("sqlite"):  # 20 connections a worker at most; a stopped server is told at once
-        return create_engine(url, pool_size=5, max_overflow=15, pool_pre_ping=True, pool_timeout=POOL_WAIT_S,
-                             connect_args={"connect_timeout": CONNECT_S})
+    if not url.startswith("sqlite"):  # POOL_SIZE connections a worker at most, kept open; a stopped server is
+        # told at once.  (Connections beyond a smaller pool were closed as they came back: under load a
+        # worker opened a new one every eighth request, a new server process each time.)
+        return _checked_when_idle(create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=POOL_WAIT_S,
+                                                connect_args={"connect_timeout": CONNECT_S}))
     eng = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False})
 
     @event.listens_for(eng, "connect")
@@ -200,6 +217,25 @@ def _engine(url: str) -> Engine:
     @event.listens_for(eng, "begin")
     def _begin(conn):
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
+    return eng
+
+
+def _checked_when_idle(eng: Engine) -> Engine:
+    """Check a pooled connection before use (a round trip) only when it has been idle for
+    :data:`PING_IDLE_S`: one broken meanwhile (PostgreSQL restarted) is replaced by a new one.  A connection
+    in steady use goes unchecked; should it be broken, its request is answered 503 and the worker drops
+    all its connections (:meth:`Database._available`)."""
+    @event.listens_for(eng, "checkin")
+    def _checkin(dbapi, record) -> None:
+        record.info["idle_from"] = time.monotonic()
+
+    @event.listens_for(eng, "checkout")
+    def _checkout(dbapi, record, proxy) -> None:
+        if time.monotonic() - record.info.get("idle_from", math.inf) >= PING_IDLE_S:
+            try:
+                eng.dialect.do_ping(dbapi)
+            except Exception as e:  # noqa: BLE001 - whatever broke it, the pool connects afresh
+                raise DisconnectionError(_first_line(e)) from e
     return eng
 
 
@@ -249,6 +285,19 @@ class Database:
                 conn.execution_options(isolation_level="REPEATABLE READ")
             with conn.begin():
                 yield conn
+
+    @contextmanager
+    def glance(self) -> Iterator[Connection]:
+        """A connection for reads of one statement each, outside a transaction (a statement sees one
+        snapshot): on PostgreSQL without the round trips of ``BEGIN`` and ``COMMIT``; on SQLite (no round
+        trips) a read transaction."""
+        if self.sqlite:
+            with self.read() as conn:
+                yield conn
+            return
+        with self._available(), self.engine.connect() as conn:
+            conn.execution_options(isolation_level="AUTOCOMMIT")
+            yield conn
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
@@ -351,7 +400,22 @@ class Database:
 
     def lock_game(self, conn: Connection, gid: str):
         """The game's row, locked until the transaction ends (None for an unknown id)."""
-        return conn.execute(games.select().where(games.c.id == gid).with_for_update()).mappings().first()
+        return conn.execute(_LOCK_GAME, {"gid": gid}).mappings().first()
+
+    def update_game(self, conn: Connection, gid: str, values: dict, move: dict | None = None) -> None:
+        """Write ``values`` into game ``gid``'s row, ``move`` (a row of the moves table) before them, and tell
+        every process of the change when the transaction commits.  PostgreSQL: one statement, one round
+        trip (the move a data-modifying ``WITH``, the notification in ``RETURNING``); SQLite: a statement
+        each."""
+        if self.sqlite:
+            if move is not None:
+                conn.execute(moves.insert(), move)
+            conn.execute(_UPDATE_GAME, {"gid": gid, **values})
+        elif move is None:
+            conn.execute(_UPDATE_GAME_NOTIFY, {"gid": gid, "channel": CHANNEL, **values}).close()
+        else:
+            played = {f"move_{k}": v for k, v in move.items()}
+            conn.execute(_UPDATE_GAME_MOVE, {"gid": gid, "channel": CHANNEL, **values, **played}).close()
 
     def notify(self, conn: Connection, gid: str) -> None:
         """Tell every process that the game changed, when the transaction commits (PostgreSQL)."""

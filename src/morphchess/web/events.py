@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Generic, TypeVar
 
 from anyio import to_thread
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from .bots import Bots
 from .db import games, now
@@ -314,12 +314,15 @@ class Hub(Poller[_GameWatch]):
     def _marks(self, ids: list[str]) -> dict[str, tuple]:
         """What changes with every change of each game: (version, engine progress count, progress)."""
         out: dict[str, tuple] = {}
-        with self.store.db.read() as conn:
+        with self.store.db.glance() as conn:
             for i in range(0, len(ids), self.CHUNK):
-                rows = conn.execute(select(games.c.id, games.c.version, games.c.engine_seq, games.c.engine_info)
-                                    .where(games.c.id.in_(ids[i:i + self.CHUNK])))
+                rows = conn.execute(_MARKS, {"ids": ids[i:i + self.CHUNK]})
                 out.update((row.id, (row.version, row.engine_seq, row.engine_info)) for row in rows)
         return out
+
+
+_MARKS = select(games.c.id, games.c.version, games.c.engine_seq, games.c.engine_info).where(
+    games.c.id.in_(bindparam("ids", expanding=True)))  # built once
 
 
 async def stream(hub: Hub, gid: str, since: int | None, changes: bool = False) -> AsyncIterator[str]:

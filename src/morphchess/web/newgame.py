@@ -90,7 +90,7 @@ def create(store: Store, spec: NewGame, client: str, board: Board | None = None)
         if played:
             conn.execute(moves.insert(), played)
             store.settle(conn, game, at, ply=len(played))
-    store.boards.remember(gid, board)
+    store.boards.remember(gid, game.row["version"], game.moves, board)
     store.changed(gid)
     return game, tokens
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
 
+from sqlalchemy import and_, bindparam, select
 from sqlalchemy.engine import Connection
 
 from .. import gamecourier
@@ -76,20 +77,38 @@ class Store:
 
     # -- reading ------------------------------------------------------------------
     def load(self, conn: Connection, row) -> Game:
-        """The game of a row read in the transaction ``conn``."""
+        """The game of a row read in the transaction ``conn``: its moves are read only when this process
+        does not keep them at the row's version (every change of the moves counts a new version)."""
         row = dict(row)
-        rows = [dict(r) for r in conn.execute(moves.select().where(moves.c.game_id == row["id"])
-                                              .order_by(moves.c.ply)).mappings()]
+        gid, version = row["id"], row["version"]
         v = self.catalog.get(row["variant"])
-        board = self.boards.board(row["id"], v, row["setup"], row["start_fen"], [r["uci"] for r in rows])
-        return Game(row, rows, board, v)
+        kept = self.boards.at(gid, version, v)
+        if kept is not None:
+            return Game(row, *kept, v)
+        rows = [dict(r) for r in conn.execute(_MOVES, {"gid": gid}).mappings()]
+        return Game(row, rows, self.boards.board(gid, v, row["setup"], row["start_fen"], rows, version), v)
 
     def get(self, gid: str) -> Game:
-        with self.db.read() as conn:
-            row = conn.execute(games.select().where(games.c.id == gid)).mappings().first()
-            if row is None:
-                raise NotFound(f"no game {gid[:20]!r}")
-            return self.load(conn, row)
+        """The game as one statement reads it: its row, and its moves unless this process keeps them at
+        the row's version (one snapshot: on PostgreSQL one round trip, no transaction)."""
+        kept = self.boards.version(gid)
+        row, notes = self._read(gid, kept)
+        v = self.catalog.get(row["variant"])
+        if kept is not None and row["version"] == kept:
+            found = self.boards.at(gid, kept, v)
+            if found is not None:
+                return Game(row, *found, v)
+            row, notes = self._read(gid, None)  # kept no longer (or the variant compiled again)
+        return Game(row, notes, self.boards.board(gid, v, row["setup"], row["start_fen"], notes, row["version"]), v)
+
+    def _read(self, gid: str, kept: int | None) -> tuple[dict, list[dict]]:
+        """A game's row, and its move rows unless the row is at version ``kept`` (then none)."""
+        with self.db.glance() as conn:
+            rows = conn.execute(_GAME_MOVES, {"gid": gid, "kept": -1 if kept is None else kept}).mappings().all()
+        if not rows:
+            raise NotFound(f"no game {gid[:20]!r}")
+        notes = [{"game_id": gid, **{k: r[f"move_{k}"] for k in _MOVE_KEYS}} for r in rows if r["move_ply"] is not None]
+        return {k: rows[0][k] for k in _GAME_KEYS}, notes
 
     # -- changing -------------------------------------------------------------------
     def change(self, gid: str, act: Callable[[Connection, Game, datetime], None]) -> Game:
@@ -101,14 +120,15 @@ class Store:
             if row is None:
                 raise NotFound(f"no game {gid[:20]!r}")
             game = self.load(conn, row)
-            before = game.ply
+            before, version = game.ply, game.row["version"]
             deadline = game.deadline()
             if deadline is None or deadline > at:
                 act(conn, game, at)
         if deadline is not None and deadline <= at:
             self.flag(gid)
             raise Conflict("the game is over: time ran out")
-        self.boards.remember(gid, game.board)
+        if game.row["version"] != version:
+            self.boards.remember(gid, game.row["version"], game.moves, game.board)
         self.changed(gid)
         if game.ply > before:
             for hook in self.moved:
@@ -119,18 +139,18 @@ class Store:
         for listener in self.listeners:
             listener(gid)
 
-    def update(self, conn: Connection, game: Game, at: datetime, **values) -> None:
-        """Write new values into the game's row (and the snapshot), counting a new version."""
+    def update(self, conn: Connection, game: Game, at: datetime, move: dict | None = None, /, **values) -> None:
+        """Write new values into the game's row (and the snapshot), counting a new version; ``move``, a row of
+        the moves table, is written with them (in the same round trip where the database allows)."""
         values = {k: str(v) if isinstance(v, StrEnum) else v for k, v in values.items()}  # the drivers want str
         values.update(version=game.row["version"] + 1, updated=at)
-        conn.execute(games.update().where(games.c.id == game.id).values(**values))
-        self.db.notify(conn, game.id)
+        self.db.update_game(conn, game.id, values, move)
         game.row.update(values)
 
     def push(self, conn: Connection, game: Game, move: Move, at: datetime) -> None:
         """Play a legal move: its row, the clocks, the result if it ends the game."""
         board, side = game.board, game.turn
-        note = {"game_id": game.id, "ply": game.ply + 1, **move_note(board, move), "at": at}
+        note = {"game_id": game.id, "ply": game.ply + 1, **move_note(board, move), "at": at, "clock_ms": None}
         values: dict = {}
         tc = game.tc
         if tc is not None:
@@ -140,21 +160,20 @@ class Store:
                 values[f"{seats.other(side)}_ms"] = tc.per_move_ms
             note["clock_ms"] = left
         board.push(move)
-        conn.execute(moves.insert().values(**note))
         game.moves.append(note)
         values.update(ply=game.ply + 1, draw_offer=None, takeback_offer=None, **_NO_JOB)
-        self.settle(conn, game, at, **values)
+        self.settle(conn, game, at, note, **values)
 
-    def settle(self, conn: Connection, game: Game, at: datetime, **values) -> None:
-        """Write ``values`` (the new ``ply`` among them) after moves were played on the game's board,
-        ending the game where its rules or the move limit end it."""
+    def settle(self, conn: Connection, game: Game, at: datetime, move: dict | None = None, /, **values) -> None:
+        """Write ``values`` (the new ``ply`` among them; ``move``, the row of the move played, with them)
+        after moves were played on the game's board, ending the game where its rules or the move limit end it."""
         out = game.board.outcome()
         if out is not None:
-            self.end(conn, game, at, out.result(), out.termination, **values)
+            self.end(conn, game, at, out.result(), out.termination, move, **values)
         elif values["ply"] >= MAX_PLIES:
-            self.end(conn, game, at, "1/2-1/2", Termination.MOVE_LIMIT, **values)
+            self.end(conn, game, at, "1/2-1/2", Termination.MOVE_LIMIT, move, **values)
         else:
-            self.update(conn, game, at, **values)
+            self.update(conn, game, at, move, **values)
 
     def pop(self, conn: Connection, game: Game, plies: int, at: datetime) -> None:
         """Take back ``plies`` moves of a game being played (a finished game stays finished)."""
@@ -169,17 +188,18 @@ class Store:
         self.update(conn, game, at, ply=game.ply - plies, draw_offer=None, takeback_offer=None,
                     clock_at=at, engine_info=None, **_NO_JOB)
 
-    def end(self, conn: Connection, game: Game, at: datetime, result: str, termination: str, **values) -> None:
+    def end(self, conn: Connection, game: Game, at: datetime, result: str, termination: str,
+            move: dict | None = None, /, **values) -> None:
         """The one way a game ends, whatever ends it: the rules after a move (mate, stalemate, repetition,
         the move limit...), resignation, agreement, time, or an abort (``result`` ``*``: the game is
-        aborted, not over).  It writes the result (and ``values``) into the locked row, drops the offers
+        aborted, not over).  It writes the result (and ``values``, ``move``) into the locked row, drops the offers
         and the engine's job, then calls every hook of :attr:`endings` once with the transaction and the
         finished game (a rating, a tournament, a notification: a hook that raises rolls the ending back)."""
         if game.status.finished:
             raise Conflict("the game is over")
         status = Status.ABORTED if result == "*" else Status.OVER
-        self.update(conn, game, at, **{**values, **_NO_JOB, "status": status, "result": result,
-                                       "termination": termination, "draw_offer": None, "takeback_offer": None})
+        self.update(conn, game, at, move, **{**values, **_NO_JOB, "status": status, "result": result,
+                                              "termination": termination, "draw_offer": None, "takeback_offer": None})
         for hook in self.endings:
             hook(conn, game)
 
@@ -211,6 +231,15 @@ class Store:
         return [dict(r) for r in rows]
 
 
+# Built once (building a statement costs more than running it).  A game's row with its moves, only when its
+# version is not the one kept: the row repeated on each move's row, the move's columns named move_*.
+_GAME_KEYS = [c.name for c in games.c]
+_MOVE_KEYS = [c.name for c in moves.c if c.name != "game_id"]
+_GAME_MOVES = (select(games, *(moves.c[k].label(f"move_{k}") for k in _MOVE_KEYS))
+               .select_from(games.outerjoin(moves, and_(moves.c.game_id == games.c.id,
+                                                        games.c.version != bindparam("kept"))))
+               .where(games.c.id == bindparam("gid")).order_by(moves.c.ply))
+_MOVES = moves.select().where(moves.c.game_id == bindparam("gid")).order_by(moves.c.ply)
 _NO_JOB = {"engine_job": None, "engine_fen": None, "engine_lease": None, "engine_stop": False}
 
 
