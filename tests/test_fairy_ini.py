@@ -97,6 +97,10 @@ def test_pockets_and_drops_from_start_fen():
     ("[x:chess]\nmobilityRegionWhiteKing = e1\n", "mobilityRegionWhiteKing"),
     ("[x:chess]\ntripleStepRegionWhite = *2\n", "tripleStepRegionWhite"),
     ("[x:shogi]\n", "promotedPieceType"),
+    ("[x:chess]\nwallingRule = static\n", "wallingRule"),
+    ("[x:chess]\nwallingRule = duck\n", "wallingRule"),                  # a wall with every move, and a king
+    ("[x:chess]\nwallOrMove = true\n", "wallOrMove"),
+    ("[x:crazyhouse]\nwallingRule = edge\nwallOrMove = true\n", "wallingRule"),  # walls and drops
     ("[x:nosuchparent]\n", "nosuchparent"),
     ("[x:chess]\nstartFen = 8/8/8/8/8/8/8/4K2k b - - 0 1\n", "startFen"),
     ("[x:chess]\nconnectN = 4\nconnectValue = none\n", "connectValue"),
@@ -172,7 +176,7 @@ def test_fairy_stockfish_variants_ini(capsys):
         for name, why in sorted(refused.items()):
             print(f"  refused {name}: {why}")
     assert len(played) >= 50
-    assert {"blackletter", "4x5chess", "antiantichess", "rookmate", "hexapawn", "nim"} <= set(played)
+    assert {"blackletter", "4x5chess", "antiantichess", "rookmate", "hexapawn", "nim", "atlantis"} <= set(played)
     assert all(why.startswith("[") for why in refused.values())
     assert "promotedPieceType" in refused["cannonshogi"]
 

@@ -15,7 +15,7 @@ import pytest
 from morphchess import Position, builtin, variant_names
 from morphchess.loader import language_of
 from morphchess.move import Kind
-from morphchess.notation import from_fen, move_to_coord, to_fen
+from morphchess.notation import from_fen, move_to_coord, parse_coord, text_target, to_fen
 from morphchess.variants import definition_text
 
 from common import perft_against
@@ -33,13 +33,18 @@ def game(name: str):
 
 
 def text(pos: Position, m) -> str:
-    """Fairy-Stockfish's move text: coordinates, ``N@e4`` for a drop."""
+    """Fairy-Stockfish's move text: coordinates, ``N@e4`` for a drop; where a side moves or puts a
+    wall (wallOrMove), Fairy-Stockfish writes a move that puts none with the unused wall square a1."""
     if m.kind is Kind.DROP:
         return f"{pos.t.letter[m.piece].upper()}@{pos.variant.square_name(m.target)}"
+    if pos.t.wall_or_move and m.kind is not Kind.WALL:
+        return f"{move_to_coord(pos, m)},{pos.variant.square_name(text_target(pos.t, m))}a1"
     return move_to_coord(pos, m)
 
 
 def walk(pos: Position, name: str, fen: str, depth: int, chess960: bool = False) -> int:
+    """Perft against pyffish; one ply less where each move also puts a wall (a wall square for each)."""
+    depth -= bool(pos.t.walling) and depth > 1
     return perft_against(pos, lambda moves: set(sf.legal_moves(name, fen, moves, chess960)), depth, None, text)
 
 
@@ -111,6 +116,7 @@ POSITIONS = [
     ("torpedo", "4k3/8/3p4/8/4P3/8/8/4K3 w - - 0 1", 4),                 # double steps from any rank, en passant
     ("pawnsideways", "4k3/2p5/8/8/8/8/1P6/4K3 w - - 0 1", 4),            # a pawn that stepped sideways on its rank
     ("janus", "r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1", 3),         # castling three squares to b1, four to i1
+    ("duck", "r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", 2),          # the duck after castling, promotion, e.p.
 ]
 
 
@@ -221,3 +227,16 @@ def test_web_definition_box_takes_variants_ini(client):
     assert game.status_code in (200, 201), game.text
     refused = client.post("/api/variants", json={"definition": "[anti:chess]\nmustDrop = true\n"})
     assert refused.status_code == 422 and "mustDrop" in refused.text
+
+
+@pytest.mark.parametrize("name", ["duck", "amazons"])
+def test_wall_moves_make_unmake_and_text(name):
+    """Moves that put a wall: make and unmake restore the position and its hash, the hash follows the
+    wall (the duck lifted from its square), and each move's text names that move alone."""
+    from common import assert_make_unmake_exact, random_positions
+    for i, pos in enumerate(random_positions(game(name), "standard", 2, name, 12)):
+        if i % 3 == 0:
+            assert_make_unmake_exact(pos)
+            legal = pos.legal_moves()
+            assert all(parse_coord(pos, move_to_coord(pos, m), legal) == m for m in legal[::7])
+    assert {m.kind for m in Position(game(name)).legal_moves()} == {Kind.WALL}

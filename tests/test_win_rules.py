@@ -17,7 +17,7 @@ sf = pytest.importorskip("pyffish")
 
 GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus", "kinglet",
          "threekings", "misere", "clobber", "clobber10", "breakthrough", "jesonmor", "fox-and-hounds", "armageddon",
-         "suicide", "minixiangqi"]
+         "suicide", "minixiangqi", "duck", "amazons"]
 
 
 def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
@@ -147,12 +147,13 @@ def test_flag_keys_and_any_piece_flag():
 
 @pytest.mark.parametrize("name", ["squatter", "kono", "hexapawn", "breakthrough6", "river", "antiantichess",
                                   "rookmate", "nim", "lewthwaite", "allqueenschess", "asimplegame",
-                                  "roll-ing-to-four", "symphony", "three-musketeers", "capturethequeen"])
+                                  "roll-ing-to-four", "symphony", "three-musketeers", "capturethequeen",
+                                  "atlantis"])
 def test_fairy_stockfish_sections_to_their_end(name):
     """Sections of Fairy-Stockfish's own variants.ini that use these rules (flagPieceSafe,
     flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen, kingless
     games ended by stalemate, connections: n in a row, n on a line that loses; a kingless game whose
-    draws Black wins)."""
+    draws Black wins; a wall put instead of a move, on the edge or beside a wall)."""
     from test_fairy_ini import FSF_FILE, quiet_load
     text = FSF_FILE.read_text()
     sf.load_variant_config(text)

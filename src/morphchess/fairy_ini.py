@@ -75,6 +75,7 @@ PLAYED = {
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
     *FLAG_KEYS, "checkCounting", "mustCapture", *CONNECT_KEYS, "nFoldValue", "nFoldValueAbsolute",
     "stalematePieceCount", "materialCounting", "perpetualCheckIllegal",
+    "wallingRule", "wallOrMove",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
@@ -93,8 +94,8 @@ REFUSED = {
     "mustDropType": "*", "enclosingDrop": "none", "enclosingDropStart": "-", "dropRegionWhite": "",
     "dropRegionBlack": "", "whiteDropRegion": "", "blackDropRegion": "", "sittuyinRookDrop": "false",
     "dropOppositeColoredBishop": "false", "dropPromoted": "false", "dropNoDoubled": "-",
-    "dropNoDoubledCount": "1", "gating": "false", "wallingRule": "none", "wallingRegionWhite": "",
-    "wallingRegionBlack": "", "wallingRegion": "", "wallOrMove": "false", "seirawanGating": "false",
+    "dropNoDoubledCount": "1", "gating": "false", "wallingRegionWhite": "",
+    "wallingRegionBlack": "", "wallingRegion": "", "seirawanGating": "false",
     "cambodianMoves": "false", "diagonalLines": "-", "pass": "false", "passWhite": "false", "passBlack": "false",
     "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
     "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
@@ -364,6 +365,7 @@ class _Out:
     # the connection rule (Variant.connection) with its types as the letters in connect_letters
     connection: Connection | None = None
     connect_letters: list[str] = field(default_factory=list)
+    walls: dict[str, Any] = field(default_factory=dict)  # Variant.walling and wall_or_move
 
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
@@ -497,7 +499,7 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.castling = out.castling
     variant.checking = out.checking
     variant.check_counts = out.check_counts
-    for key, value in {**out.flag, **out.losing}.items():
+    for key, value in {**out.flag, **out.losing, **out.walls}.items():
         setattr(variant, key, value)
     if out.connection is not None:
         variant.connection = out.connection._replace(
@@ -558,6 +560,7 @@ def _translate(name: str, r: _Rules) -> _Out:
     _end_rules(name, r, out, letters)
     _flags(name, r, out, letters)
     _connection(name, r, out, letters)
+    _walls(name, r, out, royal)
     if _bool(r, "checkCounting", False):  # without counts in startFen Fairy-Stockfish's next check wins
         out.check_counts = start.checks or (1, 1)
     extinction = "extinction" in p or "army_extinction" in out.losing
@@ -581,6 +584,24 @@ def _translate(name: str, r: _Rules) -> _Out:
         hand = f"{start.hands[0].get(letters[k].lower(), 0)},{start.hands[1].get(letters[k].lower(), 0)}"
         out.lines.append(f"{k}:{letters[k]}:{moves[k]}:{k}:{squares}:{hand}")
     return out
+
+
+def _walls(name: str, r: _Rules, out: _Out, royal: str | None) -> None:
+    """wallingRule and wallOrMove (Variant.walling): walls only where no drop needs the square and,
+    unless a side may put a wall instead of moving, no king could be checked through a wall's move."""
+    rule = r.keys.get("wallingRule", "none").strip().lower()
+    if rule not in ("none", "duck", "arrow", "past", "edge"):
+        raise _refuse(name, r, "wallingRule", "morphchess plays the walling rules none, duck, arrow, past and edge")
+    or_move = _bool(r, "wallOrMove", False)
+    if rule == "none":
+        if or_move:
+            raise _refuse(name, r, "wallOrMove", "a choice between a move and a wall needs a wallingRule")
+        return
+    if _bool(r, "pieceDrops", False):
+        raise _refuse(name, r, "wallingRule", "walls and drops do not go together (as in Fairy-Stockfish)")
+    if royal and not or_move:
+        raise _refuse(name, r, "wallingRule", "morphchess puts a wall with every move only in games without a king")
+    out.walls.update(walling=rule, wall_or_move=or_move)
 
 
 def _zones(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:

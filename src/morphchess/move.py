@@ -21,6 +21,12 @@ transformed), so undo, hashing, notation and the screen all see the change.
                           (XBetza ``u``), marked moved; ``extra``:
                           ``(square it goes to,)``, empty after the
                           move or ``origin`` (a swap)
+``Kind.WALL``             a move that also places a wall (a duck, an
+                          arrow: Fairy-Stockfish's wallingRule);
+                          ``extra``: ``(the move, wall square, square
+                          the wall leaves or -1)``; origin, target and
+                          piece are the move's (a wall alone: the move
+                          is a TRANSFORM of a piece into itself)
 ========================  ==============================================
 
 Moves are made by :class:`morphchess.position.Position` (the move generator
@@ -47,6 +53,7 @@ class Kind(IntEnum):
     DROP = 5
     LEGS = 6
     UNLOAD = 7
+    WALL = 8
 
 
 class Move(NamedTuple):

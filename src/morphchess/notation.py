@@ -444,7 +444,14 @@ def move_to_coord(pos: Position, m: Move) -> str:
 def coord_text(v: Variant, mover: int, m: Move) -> str:
     """Coordinate text of a move of the piece ``mover``: ``P@e4`` for a drop, the legs joined
     by commas for a multi-leg move that captures on the way (``e4f5,f5e6``, ``d3d4,d4d3``) or
-    unloads (first to the square where the piece taken goes: ``a1a1,a1a8`` swaps)."""
+    unloads (first to the square where the piece taken goes: ``a1a1,a1a8`` swaps); a move that puts
+    a wall, as Fairy-Stockfish writes it: the move, then a leg from its end to the wall (``e2e4,e4d5``)."""
+    if m.kind is Kind.WALL:
+        base, wall = m.extra[0], m.extra[1]
+        end = v.square_name(text_target(v.tables, base))
+        stays = base.kind is Kind.TRANSFORM and base.piece == mover  # a wall alone: ``a1a1,a1c3``
+        head = end + end if stays else coord_text(v, mover, base)
+        return f"{head},{end}{v.square_name(wall)}"
     if m.kind is Kind.DROP:
         return v.tables.letter[m.piece].upper() + "@" + v.square_name(m.target)
     squares = (m.origin, *_text_stops(m), text_target(v.tables, m))
@@ -484,6 +491,8 @@ def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
         to = _coord_square(pos.variant, d[2], text)
         return _one_coord([mv for mv in moves if mv.kind is Kind.DROP and mv.target == to
                            and pos.t.letter[mv.piece].lower() == d[1]], text)
+    if pos.t.walling and "," in low:  # a move and its wall: the text of one of the legal moves
+        return _one_coord([mv for mv in moves if mv.kind is Kind.WALL and move_to_coord(pos, mv) == low], text)
     m = _COORD.fullmatch(low)
     if not m:
         raise NotCoordinates(f"{quote(text)} is not coordinate move text (e.g. e2e4, e7e8q, c1c1n, P@e4)")

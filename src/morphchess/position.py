@@ -18,12 +18,14 @@ from .connection import connected
 from .errors import InputError
 from .move import Kind, Move
 from .pieces import code
+from .tables import WALL
 from .variant import BLACK, WHITE, Variant
 
 __all__ = ["Position", "Outcome", "PositionError", "Undo", "compiled"]
 
 NORMAL, DOUBLE, EN_PASSANT, CASTLE, TRANSFORM, DROP, LEGS, UNLOAD = (
     Kind.NORMAL, Kind.DOUBLE, Kind.EN_PASSANT, Kind.CASTLE, Kind.TRANSFORM, Kind.DROP, Kind.LEGS, Kind.UNLOAD)
+WALLED = Kind.WALL
 
 
 if TYPE_CHECKING:
@@ -498,7 +500,67 @@ class Position:
                             out += ms
         if t.walk_rules:
             out = self._walk_rules(out, quiet_from is None)
+        if t.walling:
+            out = self._walled(out, quiet_from is None)
         return out
+
+    def _walled(self, moves: list, quiet: bool) -> list:
+        """Walls (Variant.walling): no move takes a wall; each move also puts a wall on one of the
+        squares :meth:`_wall_squares` gives (with wall_or_move: each move as it is, and, with ``quiet``
+        and not in check, as Fairy-Stockfish has it, a wall put by the lowest piece of the side to move
+        staying where it is)."""
+        b = self._b
+        moves = [m for m in moves if b[m[1]] != WALL and not (m[3] is LEGS and any(b[x] == WALL for x in m[4]))]
+        if self.t.wall_or_move:
+            if not quiet or self.in_check():
+                return moves
+            sq = next(s for s, p in enumerate(self.board) if p and p & 1 == self.turn and p != WALL)
+            bases = [Move(sq, sq, b[sq], TRANSFORM)]
+        else:
+            moves, bases = [], moves
+        lifted = self.board.index(WALL) if self.t.walling == "duck" and WALL in self.board else -1
+        for m in bases:
+            moves += [Move(m[0], m[1], m[2], WALLED, (m, w, lifted)) for w in self._wall_squares(m)]
+        return moves
+
+    def _wall_squares(self, m: Move) -> list[int]:
+        """The squares where move ``m`` may put its wall: empty after it, and for "arrow" reached by
+        the moved piece's leaps, slides and rides from its target, for "past" its origin, for "edge" on
+        the board's edge or beside a wall that stood before it."""
+        t = self.t
+        rule, F, R = t.walling, t.files, t.ranks
+        near = {s for s, p in enumerate(self.board) if p == WALL} if rule == "edge" else set()
+        self.make(m)
+        b = self._b
+        if rule == "arrow":
+            out = self._quiet_reach(b[m[1]], m[1])
+        elif rule == "past":
+            out = [m[0]] if not b[m[0]] else []
+        else:
+            out = [s for s in range(t.size) if not b[s]]
+        if rule == "edge":
+            out = [s for s in out if s % F in (0, F - 1) or s // F in (0, R - 1)
+                   or any(w in near for w in (s - F, s + F)) or (s % F and s - 1 in near)
+                   or (s % F < F - 1 and s + 1 in near)]
+        self.unmake()
+        return out
+
+    def _quiet_reach(self, p: int, sq: int) -> list[int]:
+        """The empty squares the piece ``p`` on ``sq`` could move to by its leaps, slides, lame
+        leaps and rides (not its hops or multi-leg moves)."""
+        b = self._b
+        leaps, slides, specials, more, _dup = self.t.moves[p][sq]
+        out = [to for to, ms in leaps if ms and not b[to]]
+        lines = list(slides) + [ray for ray, can_move, _c in (more[0] if more else ()) if can_move]
+        for ray in lines:
+            for to, ms in ray:
+                if b[to]:
+                    break
+                if ms:
+                    out.append(to)
+        out += [to for to, blockers, can_move, _c, _e, _ms in specials
+                if can_move and not b[to] and not any(b[x] for x in blockers)]
+        return list(dict.fromkeys(out))
 
     def _walk_rules(self, moves: list, quiet: bool) -> list:
         """The walk's rare rules: castling of kings that are not royal (with ``quiet``), and the
@@ -841,6 +903,8 @@ class Position:
     def capture_square(self, m: Move) -> int | None:
         """The square of the piece the move captures, or None."""
         frm, to, _new, kind, extra = cython.cast(tuple, m)  # a Move is a tuple: read as one
+        if kind is WALLED:
+            return self.capture_square(extra[0])
         if kind is EN_PASSANT:
             return extra[0]
         if kind is LEGS:
@@ -863,6 +927,9 @@ class Position:
     def make(self, m: Move) -> None:
         """Play a move (legal or at least pseudo-legal) on this position."""
         frm, to, new, kind, extra = cython.cast(tuple, m)  # a Move is a tuple: read as one
+        if kind is WALLED:
+            self._make_wall(m)
+            return
         b = self._b
         t = self.t
         z = self._zob
@@ -951,6 +1018,30 @@ class Position:
         self._stack.append(saved)
         if t.check_counting:
             self._count_check(us)
+
+    def _make_wall(self, m: Move) -> None:
+        """Make a move that puts a wall (Kind.WALL): its move, then the wall, lifted first from
+        where it stood for a duck."""
+        base, wall, lifted = m[4]
+        self.make(base)
+        self._stack[-1].move = m
+        b = self._b
+        key = self._zob
+        S = self.t.size
+        if lifted >= 0:
+            b[lifted] = 0
+            self.hash ^= key[WALL * S + lifted]
+        b[wall] = WALL
+        self.hash ^= key[WALL * S + wall]
+
+    def _unmake_wall(self, m: Move) -> Move:
+        """Take back the wall of a move of Kind.WALL; returns its move, to be taken back next."""
+        base, wall, lifted = m[4]
+        b = self._b
+        b[wall] = 0
+        if lifted >= 0:
+            b[lifted] = WALL
+        return base
 
     def _to_hand(self, h: int, taken: tuple) -> int:
         """Put the captured pieces ``taken`` (codes, 0 for none) in a hand, as the variant says;
@@ -1068,6 +1159,8 @@ class Position:
         """Take back the last move made with :meth:`make` (or :meth:`make_null`)."""
         undo = self._stack.pop()
         m = undo.move
+        if m is not None and cython.cast(tuple, m)[3] is WALLED:
+            m = self._unmake_wall(m)
         if m is not None:
             frm, to, _new, kind, extra = cython.cast(tuple, m)
             cap = undo.taken

@@ -96,6 +96,9 @@ class PathLeg(NamedTuple):
     ends: str = ""
 
 
+WALL = 2  # the board's code of a wall (Variant.walling): type 0, which no piece has
+
+
 class Tables:
     """The compiled tables of one variant (built once, read by every position)."""
 
@@ -181,6 +184,15 @@ class Tables:
         self.ep_sources = [_table(self.size, lambda sq, colour=colour: self._ep_sources(colour, sq))
                            for colour in (WHITE, BLACK)]
         self._zobrist(v)
+        self._walls(v)
+
+    def _walls(self, v: Variant) -> None:
+        """Walls (Variant.walling): the code WALL stands on their squares, a piece of no type that
+        moves nowhere, blocks every line and is never taken (Position._walk drops such captures)."""
+        self.walling, self.wall_or_move = v.walling, v.wall_or_move
+        if v.walling:
+            self.moves[WALL] = _table(self.size, lambda sq: ((), (), (), None, False))
+            self.letter[WALL] = "*"
 
     # -- compiling one code ------------------------------------------------
     def _compile_code(self, v: Variant, t: PieceType, colour: int, virgin: bool) -> None:

@@ -161,6 +161,12 @@ class Variant(_Freezable):
     # Fairy-Stockfish's perpetualCheckIllegal: a repetition in which one side gave check at every
     # move loses for that side (both sides: a draw)
     perpetual_check_loses: bool = False
+    # Walls (Fairy-Stockfish's wallingRule): every move also puts a wall on an empty square: "duck"
+    # moves the one wall, "arrow" shoots it where the moved piece could go, "past" leaves it where
+    # the piece stood, "edge" puts it on the board's edge or beside a wall; "": no walls.  With
+    # wall_or_move a side either moves or puts a wall
+    walling: str = ""
+    wall_or_move: bool = False
     # how the board is drawn (morphchess.boardstyle): "chequered" squares, or "xiangqi": pieces on the
     # points of lines, with river and palaces, and Chinese piece faces
     board_style: str = "chequered"
