@@ -30,6 +30,7 @@ cdef class Position:
     cpdef unsigned long long ep_key(self, tuple squares, Py_ssize_t capturer)
     cpdef set _pinned(self, Py_ssize_t us)
     cpdef tuple _legality(self, tuple royals)
+    cdef bint _unexposing(self, m, set risky, set onto)
     cpdef _move_royals(self, Py_ssize_t frm, Py_ssize_t to, Py_ssize_t piece, Py_ssize_t new, Py_ssize_t cap,
                        Py_ssize_t us)
     cpdef _castlings(self, Py_ssize_t k, Py_ssize_t king, list out, safe)

@@ -677,12 +677,11 @@ class Position:
             return moves
         if self.t.succession and len(royals) > 1:
             return self._unguarded_moves(moves, royals)
-        risky, castle = self._legality(royals)
+        risky, onto, castle = self._legality(royals)
         if risky is None:
             legal = [m for m in moves if self.is_safe(m)]
         else:
-            legal = [m for m in moves if (cython.cast(tuple, m)[0] not in risky
-                                          and cython.cast(tuple, m)[3] is not EN_PASSANT) or self.is_safe(m)]
+            legal = [m for m in moves if self._unexposing(m, risky, onto) or self.is_safe(m)]
         if castle:
             for r in royals:
                 p = self.board[r]
@@ -699,27 +698,41 @@ class Position:
             return self.legal_moves().__contains__
         if not royals or (self.t.succession and len(royals) > 1):
             return None
-        risky, _castle = self._legality(royals)
+        risky, onto, _castle = self._legality(royals)
         safe = self.is_safe
         if risky is None:
             return safe
-        return lambda m: (m[0] not in risky and m[3] is not EN_PASSANT) or safe(m)
+        return lambda m: self._unexposing(m, risky, onto) or safe(m)
 
-    def _legality(self, royals: tuple) -> tuple[set | None, bool]:
-        """While ``royals`` are guarded: the squares whose moves must be played out to be judged (the
-        pin shortcut; None: every move must), and whether castling may be added."""
+    def _legality(self, royals: tuple) -> tuple[set | None, set, bool]:
+        """While ``royals`` are guarded, the pin shortcut: the squares whose moves must be played out
+        to be judged (None: every move must), the squares a move onto must be played out (a hopper's
+        lines through a royal piece, where the mover may become its screen), and whether castling may
+        be added."""
         them = self.turn ^ 1
         t = self.t
         if t.check_all:
-            return None, False
+            return None, set(), False
         for r in royals:
             if self.attacked(r, them):
-                return None, False
-        if t.complex_attacks:  # a hopper or multi-leg piece may check through the mover
-            return None, True
+                return None, set(), False
+        if t.path_attacks:  # a multi-leg piece may check through the mover
+            return None, set(), True
         risky = self._pinned(self.turn)
         risky.update(royals)
-        return risky, True
+        onto: set = set()
+        if t.complex_attacks:  # a hopper checks over a screen: leaving or entering its line may change that
+            for r in royals:
+                for line, _specs in t.att[them][r][3]:
+                    onto.update(line)
+            risky.update(onto)
+        return risky, onto, True
+
+    def _unexposing(self, m: Move, risky: set, onto: set) -> bool:
+        """Is move ``m`` legal without playing it out, by the pin shortcut (:meth:`_legality`): not from
+        a ``risky`` square, not onto an ``onto`` square, not en passant?"""
+        mv = cython.cast(tuple, m)
+        return mv[0] not in risky and mv[3] is not EN_PASSANT and (not onto or mv[1] not in onto)
 
     def quiets(self, captures: list | None = None) -> list[Move]:
         """The legal moves that :meth:`captures` does not list (quiet moves, castling, transformations,
