@@ -8,7 +8,7 @@ from morphchess.tables cimport Tables
 @cython.freelist(64)
 @cython.no_gc
 cdef class Undo:
-    cdef public object move, taken, ep, royals, rights, hands
+    cdef public object move, taken, ep, royals, rights, hands, blasted
     cdef public Py_ssize_t piece, halfmove
     cdef public unsigned long long hash
 
@@ -34,6 +34,7 @@ cdef class Position:
     cpdef bint _passage_safe(self, Py_ssize_t k, Py_ssize_t king, Py_ssize_t dest)
     cpdef bint attacked(self, Py_ssize_t sq, Py_ssize_t by)
     cpdef bint in_check(self)
+    cpdef bint checked(self, Py_ssize_t colour)
     cpdef tuple guarded(self, Py_ssize_t colour)
     cpdef list _walk(self, quiet_from)
     cpdef list legal_moves(self)

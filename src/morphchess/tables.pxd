@@ -7,7 +7,7 @@ cdef class Tables:
     cdef public Py_ssize_t files, ranks, size, ncodes
     cdef public list moves, transforms, royal, resets, castle, valid, type_of, att, hand_of
     cdef public bint special_make, check_counting, walk_rules, complex_attacks, path_attacks, check_all, succession
-    cdef public bint no_checks, ends_early, counter_strike, to_hand, free_castlers, capture_rules
+    cdef public bint no_checks, ends_early, counter_strike, to_hand, free_castlers, capture_rules, blast
     cdef public set capture_only, from_hand
     cdef public frozenset castle_squares
     cdef public tuple castle_rights
