@@ -8,7 +8,7 @@ from morphchess.tables cimport Tables
 @cython.freelist(64)
 @cython.no_gc
 cdef class Undo:
-    cdef public object move, taken, ep, royals, rights, hands
+    cdef public object move, taken, ep, royals, rights, hands, blasted
     cdef public Py_ssize_t piece, halfmove
     cdef public unsigned long long hash
 
@@ -41,6 +41,7 @@ cdef class Position:
                    ray=tuple, specs=tuple)
     cdef bint _hopped(self, Py_ssize_t sq, tuple hops)
     cpdef bint in_check(self)
+    cpdef bint checked(self, Py_ssize_t colour)
     cpdef tuple guarded(self, Py_ssize_t colour)
     cpdef list _walk(self, quiet_from)
     @cython.locals(us=Py_ssize_t, to=Py_ssize_t, q=Py_ssize_t, rides=tuple, hops=tuple, paths=tuple, ray=tuple)
