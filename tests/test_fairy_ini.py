@@ -89,7 +89,10 @@ def test_pockets_and_drops_from_start_fen():
 @pytest.mark.parametrize("section,key", [
     ("[x:chess]\nmustDrop = true\n", "mustDrop"),
     ("[x:crazyhouse]\n", "capturesToHand"),                       # promoted pieces demote in FSF
-    ("[x:chess]\nextinctionPseudoRoyal = true\n", "extinctionPseudoRoyal"),
+    ("[x:chess]\nextinctionValue = loss\nextinctionPieceTypes = q\nextinctionPseudoRoyal = true\n",
+     "extinctionPseudoRoyal"),                                     # a pawn may promote to a second queen
+    ("[x:chess]\nextinctionValue = loss\nextinctionPieceTypes = n\nextinctionPseudoRoyal = true\n",
+     "extinctionPseudoRoyal"),                                     # two knights a side: pseudo-royal only later
     ("[x:chess]\ncastlingQueensideFile = f\n", "castlingQueensideFile"),  # the king away from its partner
     ("[x:chess]\npromotionRegionWhite = *7 *8\n", "promotionRegionWhite"),  # Black's zone differs
     ("[x:chess]\ndupleCheck = true\n", "dupleCheck"),
@@ -133,6 +136,8 @@ def test_scoring_and_unknown_keys_warn():
     ("[x:chess]\ncustomPiece1 = a\n", "customPiece1"),
     ("[x:chess]\npromotionPieceTypes = qz\n", "'z'"),
     ("[x:chess]\nmaxFile = ten\n", "maxFile"),
+    ("[x:chess]\nblastOnCapture = true\nblastImmuneTypes = z\n", "blastImmuneTypes"),
+    ("[x:chess]\nblastOnCapture = maybe\n", "blastOnCapture"),
     ("[x:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1\n", "7 ranks"),
 ])
 def test_bad_text_names_the_fault(bad, where):
@@ -176,7 +181,8 @@ def test_fairy_stockfish_variants_ini(capsys):
         for name, why in sorted(refused.items()):
             print(f"  refused {name}: {why}")
     assert len(played) >= 50
-    assert {"blackletter", "4x5chess", "antiantichess", "rookmate", "hexapawn", "nim", "atlantis"} <= set(played)
+    assert {"blackletter", "4x5chess", "antiantichess", "rookmate", "hexapawn", "nim", "atlantis",
+            "cowboys"} <= set(played)
     assert all(why.startswith("[") for why in refused.values())
     assert "promotedPieceType" in refused["cannonshogi"]
 

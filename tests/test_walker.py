@@ -6,6 +6,7 @@ import pytest
 
 from morphchess import Position, builtin
 from morphchess.move import Kind
+from morphchess.notation import from_fen, move_to_coord
 
 from common import SETUPS, random_positions
 
@@ -53,3 +54,19 @@ def test_moves_are_immutable_values():
     with pytest.raises(AttributeError):
         m.target = 0  # type: ignore[misc]
     assert m == type(m)(*m) and hash(m) == hash(type(m)(*m))
+
+
+@pytest.mark.parametrize("fen,barred", [
+    ("4k4/9/9/9/9/9/9/4c4/9/3AK4 w - - 0 1", {"d1e2"}),                 # the advisor would screen the cannon
+    ("4k4/9/9/9/9/4c4/9/4N4/4A4/4K4 w - - 0 1", {"e3d5", "e3f5", "e2d1", "e2f1", "e2d3", "e2f3"}),  # two screens
+])
+def test_moves_onto_or_off_a_cannons_line_are_played_out(fen, barred):
+    """The pin shortcut of the legality test also watches the hoppers' lines through the king: a move
+    that gives an enemy cannon its screen, or takes away one of two, is illegal (against pyffish)."""
+    pytest.importorskip("pyffish")
+    from test_library import walk  # pyffish's move lists, compared at every node
+
+    pos = from_fen(builtin("xiangqi"), fen)
+    assert not barred & {move_to_coord(pos, m) for m in pos.legal_moves()}
+    assert barred <= {move_to_coord(pos, m) for m in pos.pseudo_moves()}
+    assert walk(pos, "xiangqi", fen, 3) > 0

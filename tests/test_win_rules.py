@@ -17,7 +17,7 @@ sf = pytest.importorskip("pyffish")
 
 GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus", "kinglet",
          "threekings", "misere", "clobber", "clobber10", "breakthrough", "jesonmor", "fox-and-hounds", "armageddon",
-         "suicide", "minixiangqi", "duck", "amazons"]
+         "suicide", "minixiangqi", "atomic", "nocheckatomic", "atomar", "duck", "amazons"]
 
 
 def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
@@ -83,6 +83,13 @@ def test_random_games_to_their_end(name):
     ("losers", "4k3/p7/8/8/4r3/8/8/1N2K3 w - - 0 1", 3),               # in check: evasions before captures
     ("losers", "7k/7p/8/8/8/8/6q1/N6K w - - 0 1", 2),                  # the king must take
     ("codrus", "8/8/8/8/8/2p5/1k6/K7 w - - 0 1", 1),                   # the king must take the king, and lose
+    ("atomic", "8/8/8/8/3k4/4K3/8/r6R w - - 0 1", 3),                  # touching kings are in no check
+    ("atomic", "5r2/8/8/8/8/8/3k4/R3K2R w KQ - 0 1", 3),               # castling beside the other king
+    ("atomic", "4k3/4q3/8/8/8/8/3r4/R3K3 w - - 0 1", 3),               # blowing up the king answers a check
+    ("atomic", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", 3),                # en passant explodes on d6
+    ("atomic", "2k5/P7/8/8/8/8/6p1/4K2R w K - 0 1", 3),                # promotions that capture explode
+    ("atomar", "8/8/8/8/3k4/4K3/8/r6R w - - 0 1", 3),                  # kings take and survive, never each other
+    ("nocheckatomic", "8/8/8/2k1K3/3p4/8/8/3R4 w - - 0 1", 2),         # both kings in one blast
 ])
 def test_rule_positions(name, fen, depth):
     assert walk(from_fen(game(name), fen), name, fen, depth) > 0
@@ -113,6 +120,25 @@ def test_racing_kings_last_move(fen, moves, result):
 ])
 def test_losing_game_ends(name, fen, result):
     assert mine(from_fen(game(name), fen)) == result == fsf_result(name, fen, [])
+
+
+def test_atomic_blast_removes_and_returns_pieces():
+    """A capture removes the capturer and the pieces around the target but pawns; unmake puts them
+    back; both kings in one blast lose the game for the side that blew them up, as in Fairy-Stockfish."""
+    from morphchess.notation import to_fen
+
+    from common import assert_make_unmake_exact
+    fen = "r1bqkbnr/ppp1pppp/2n5/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"
+    pos = from_fen(game("atomic"), fen)
+    assert_make_unmake_exact(pos)
+    pos.make({text(pos, m): m for m in pos.legal_moves()}["e4d5"])
+    assert to_fen(pos).split()[0] == "r1bqkbnr/ppp1pppp/8/8/8/8/PPPP1PPP/RNBQKBNR"  # the knight c6 went too
+    pos.unmake()
+    assert to_fen(pos) == to_fen(from_fen(game("atomic"), fen))
+    fen = "8/8/8/2k1K3/3p4/8/8/3R4 w - - 0 1"
+    pos = from_fen(game("nocheckatomic"), fen)
+    pos.make({text(pos, m): m for m in pos.legal_moves()}["d1d4"])
+    assert pos.outcome().winner == 1 and mine(pos) == fsf_result("nocheckatomic", fen, ["d1d4"]) == 1
 
 
 def test_check_counts_in_position_text_and_hash():
@@ -148,12 +174,13 @@ def test_flag_keys_and_any_piece_flag():
 @pytest.mark.parametrize("name", ["squatter", "kono", "hexapawn", "breakthrough6", "river", "antiantichess",
                                   "rookmate", "nim", "lewthwaite", "allqueenschess", "asimplegame",
                                   "roll-ing-to-four", "symphony", "three-musketeers", "capturethequeen",
-                                  "atlantis"])
+                                  "atomic-giveaway", "atomic-giveaway-hill", "6x6atom", "allexplodeatomic",
+                                  "atlantis", "cowboys"])
 def test_fairy_stockfish_sections_to_their_end(name):
     """Sections of Fairy-Stockfish's own variants.ini that use these rules (flagPieceSafe,
     flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen, kingless
     games ended by stalemate, connections: n in a row, n on a line that loses; a kingless game whose
-    draws Black wins; a wall put instead of a move, on the edge or beside a wall)."""
+    draws Black wins; a wall put instead of a move, on the edge or beside a wall; arrows shot as a knight)."""
     from test_fairy_ini import FSF_FILE, quiet_load
     text = FSF_FILE.read_text()
     sf.load_variant_config(text)

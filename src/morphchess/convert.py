@@ -76,6 +76,9 @@ def _lost(v: Variant) -> list[str]:
                        ("promo_limits", "promotion limits (!, * and rank counts in promoChoice)")):
         if getattr(v, attr):
             out.append(f"{what}: no variants.ini key, left out")
+    if v.blast or v.mutually_immune:
+        out.append("atomic captures and mutually immune types: left out (Fairy-Stockfish's blastOnCapture "
+                   "needs its kings written as pseudo-royal commoners)")
     if len(v.setups) > 1:
         out.append(f"setups other than the standard one ({', '.join(s for s in v.setups if s != 'standard')})")
     return out

@@ -74,8 +74,8 @@ PLAYED = {
     "extinctionOpponentPieceCount", "extinctionClaim", "immobilityIllegal", "nMoveRuleTypes",
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
     *FLAG_KEYS, "checkCounting", "mustCapture", *CONNECT_KEYS, "nFoldValue", "nFoldValueAbsolute",
-    "stalematePieceCount", "materialCounting", "perpetualCheckIllegal",
-    "wallingRule", "wallOrMove",
+    "stalematePieceCount", "materialCounting", "perpetualCheckIllegal", "blastOnCapture", "blastImmuneTypes",
+    "mutuallyImmuneTypes", "extinctionPseudoRoyal", "wallingRule", "wallOrMove",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
@@ -88,7 +88,7 @@ SCORING = {"countingRule": "none", "adjudicateFullBoard": "false", "moveRepetiti
 REFUSED = {
     "twoBoards": "false", "sittuyinPromotion": "false", "promotionLimit": "", "promotedPieceType": "",
     "piecePromotionOnCapture": "false", "mandatoryPiecePromotion": "false", "pieceDemotion": "false",
-    "blastOnCapture": "false", "blastImmuneTypes": "-", "mutuallyImmuneTypes": "-", "petrifyOnCaptureTypes": "-",
+    "petrifyOnCaptureTypes": "-",
     "petrifyBlastPieces": "false", "tripleStepRegionWhite": "-", "tripleStepRegionBlack": "-",
     "castlingDroppedPiece": "false", "oppositeCastling": "false", "mustDrop": "false",
     "mustDropType": "*", "enclosingDrop": "none", "enclosingDropStart": "-", "dropRegionWhite": "",
@@ -100,7 +100,7 @@ REFUSED = {
     "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
     "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
     "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
-    "extinctionPseudoRoyal": "false", "dupleCheck": "false", "castlingWins": "-", "dropOnTop": "false",
+    "dupleCheck": "false", "castlingWins": "-", "dropOnTop": "false",
 }
 KEYS = PLAYED | DISPLAY | set(SCORING) | set(REFUSED)
 _SETS = {"pawnTypes", "promotionPawnTypes", "promotionPawnTypesWhite", "promotionPawnTypesBlack",
@@ -108,7 +108,8 @@ _SETS = {"pawnTypes", "promotionPawnTypes", "promotionPawnTypesWhite", "promotio
          "enPassantTypesWhite", "enPassantTypesBlack", "castlingRookPieces", "castlingRookPiecesWhite",
          "castlingRookPiecesBlack", "castlingRookPiece", "extinctionPieceTypes", "nMoveRuleTypes",
          "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "castlingKingPiece", "castlingKingPieceWhite",
-         "castlingKingPieceBlack", "flagPiece", "flagPieceWhite", "flagPieceBlack", "connectPieceTypes"}
+         "castlingKingPieceBlack", "flagPiece", "flagPieceWhite", "flagPieceBlack", "connectPieceTypes",
+         "blastImmuneTypes", "mutuallyImmuneTypes"}
 _TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
 _VALUES = {"win": 1, "loss": -1, "draw": 0}  # a result's value to the side it is given for
 
@@ -366,6 +367,8 @@ class _Out:
     connection: Connection | None = None
     connect_letters: list[str] = field(default_factory=list)
     walls: dict[str, Any] = field(default_factory=dict)  # Variant.walling and wall_or_move
+    # capture rules as Variant fields with types as letters: blast, blast_immune, blast_spared, mutually_immune
+    captures: dict[str, Any] = field(default_factory=dict)
 
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
@@ -487,7 +490,10 @@ def _unsaid(out: _Out) -> list[str]:
             "stalematePieceCount": losing.get("stalemate_piece_count", False),
             "perpetualCheckIllegal": losing.get("perpetual_check_loses", False),
             "materialCounting": losing.get("material_counting") is not None}
-    return [f"{key}: a win condition of Fairy-Stockfish's that ID text cannot say" for key, on in said.items() if on]
+    captures = [key for key, field in (("blastOnCapture", "blast"), ("mutuallyImmuneTypes", "mutually_immune"))
+                if out.captures.get(field)]
+    return ([f"{key}: a win condition of Fairy-Stockfish's that ID text cannot say" for key, on in said.items() if on]
+            + [f"{key}: a capture rule of Fairy-Stockfish's that ID text cannot say" for key in captures])
 
 
 def load(text: str, name: str = "custom") -> Variant:
@@ -501,6 +507,8 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.check_counts = out.check_counts
     for key, value in {**out.flag, **out.losing, **out.walls}.items():
         setattr(variant, key, value)
+    for key, value in out.captures.items():
+        setattr(variant, key, value if key == "blast" else tuple(variant.type_by_letter(c).index for c in value))
     if out.connection is not None:
         variant.connection = out.connection._replace(
             types=frozenset(variant.type_by_letter(c).index for c in out.connect_letters))
@@ -558,6 +566,8 @@ def _translate(name: str, r: _Rules) -> _Out:
         p.update(maxPromote="0", promoChoice="+")
     p["royal"] = letters[royal] if royal else "0"  # royal=0: no royal type (the ID's default is the last)
     _end_rules(name, r, out, letters)
+    _blasts(r, out, letters)
+    royal = _pseudo_royal(name, r, out, start, letters) or royal
     _flags(name, r, out, letters)
     _connection(name, r, out, letters)
     _walls(name, r, out, royal)
@@ -602,6 +612,44 @@ def _walls(name: str, r: _Rules, out: _Out, royal: str | None) -> None:
     if royal and not or_move:
         raise _refuse(name, r, "wallingRule", "morphchess puts a wall with every move only in games without a king")
     out.walls.update(walling=rule, wall_or_move=or_move)
+
+
+def _blasts(r: _Rules, out: _Out, letters: dict[str, str]) -> None:
+    """Atomic captures (``blastOnCapture``, ``blastImmuneTypes``; Fairy-Stockfish's pawns survive a
+    blast beside them) and ``mutuallyImmuneTypes``."""
+    mutual = [letters[k] for k in r.sets.get("mutuallyImmuneTypes", []) if k in letters]
+    if mutual:
+        out.captures["mutually_immune"] = mutual
+    if _bool(r, "blastOnCapture", False):
+        out.captures.update(blast=True, blast_spared=[letters["pawn"]] if "pawn" in letters else [],
+                            blast_immune=[letters[k] for k in r.sets.get("blastImmuneTypes", []) if k in letters])
+
+
+def _pseudo_royal(name: str, r: _Rules, out: _Out, start: _Start, letters: dict[str, str]) -> str | None:
+    """``extinctionPseudoRoyal``: Fairy-Stockfish guards the last piece of an extinction type like a
+    royal one.  Read where that piece is always the only one (the type starts once a side at most and
+    is neither a promotion choice nor in a hand): the types become royal (ID ``royal=``), and
+    extinction stays a rule only with blasts (a royal piece is never captured otherwise).  Returns
+    the key of a type made royal, or None."""
+    if not _bool(r, "extinctionPseudoRoyal", False):
+        return None
+    if "*" in r.sets.get("extinctionPieceTypes", []):
+        raise _refuse(name, r, "extinctionPseudoRoyal", "every type pseudo-royal (extinctionPieceTypes = *)")
+    types = [k for k in r.sets.get("extinctionPieceTypes", []) if k in letters]
+    if not types:
+        return None
+    counts = [sum(1 for c in start.board.values() if c == (letters[k] if white else letters[k].lower()))
+              for k in types for white in (True, False)]
+    gained = [k for k in types
+              if k in r.sets["promotionPieceTypes"] or any(letters[k].lower() in h for h in start.hands)]
+    if out.losing.get("extinction_count") or max(counts, default=0) > 1 or gained:
+        raise _refuse(name, r, "extinctionPseudoRoyal", "morphchess plays a pseudo-royal type only where each "
+                                                        "side has at most one piece of it, and never gains one")
+    p = out.params
+    p["royal"] = "".join(dict.fromkeys((p["royal"] if p["royal"] != "0" else "") + "".join(letters[k] for k in types)))
+    if not out.captures.get("blast"):
+        p.pop("extinction", None)
+    return types[0]
 
 
 def _zones(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:

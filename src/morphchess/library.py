@@ -21,7 +21,8 @@ __all__ = ["Entry", "entries", "entry", "search", "missing", "features", "fairy_
 
 MAX_QUERY = 200  # characters of a search
 FEATURES = ("drops", "morphs", "hoppers", "castling", "promotion", "shogi-promotion", "shuffle", "holes",
-            "transforms", "multi-leg", "extinction", "bare-king", "no-royal", "flag", "check-count", "must-capture")
+            "transforms", "multi-leg", "extinction", "bare-king", "no-royal", "flag", "check-count", "must-capture",
+            "atomic")
 # Built-ins written as ID text that Fairy-Stockfish knows under a name of its own.
 _FAIRY_NAMES = {"chess": "chess", "chess960": "fischerandom", "caparandom": "caparandom", "xiangqi": "xiangqi"}
 
@@ -74,6 +75,7 @@ def features(v: Variant) -> tuple[str, ...]:
         "flag": bool(v.flag_region[0] or v.flag_region[1]),
         "check-count": v.check_counts is not None,
         "must-capture": v.must_capture,
+        "atomic": v.blast,
     }
     return tuple(f for f in FEATURES if has[f])
 
@@ -120,7 +122,7 @@ def search(query: str) -> list[Entry]:
 @cache
 def _fairy_only() -> frozenset[str]:
     """Fairy-Stockfish's built-in games that the library does not have (those ``fairy-builtins.ini``
-    holds as parents: shogi, crazyhouse, janggi, atomic, ...)."""
+    holds as parents: shogi, crazyhouse, janggi, ...)."""
     text = resources.files("morphchess.variants").joinpath(PARENTS_FILE).read_text(encoding="utf-8")
     return frozenset(sections(text)) - set(names())
 

@@ -8,7 +8,7 @@ from morphchess.tables cimport Tables
 @cython.freelist(64)
 @cython.no_gc
 cdef class Undo:
-    cdef public object move, taken, ep, royals, rights, hands
+    cdef public object move, taken, ep, royals, rights, hands, blasted
     cdef public Py_ssize_t piece, halfmove
     cdef public unsigned long long hash
 
@@ -30,6 +30,7 @@ cdef class Position:
     cpdef unsigned long long ep_key(self, tuple squares, Py_ssize_t capturer)
     cpdef set _pinned(self, Py_ssize_t us)
     cpdef tuple _legality(self, tuple royals)
+    cdef bint _unexposing(self, m, set risky, set onto)
     cpdef _move_royals(self, Py_ssize_t frm, Py_ssize_t to, Py_ssize_t piece, Py_ssize_t new, Py_ssize_t cap,
                        Py_ssize_t us)
     cpdef _castlings(self, Py_ssize_t k, Py_ssize_t king, list out, safe)
@@ -40,6 +41,7 @@ cdef class Position:
                    ray=tuple, specs=tuple)
     cdef bint _hopped(self, Py_ssize_t sq, tuple hops)
     cpdef bint in_check(self)
+    cpdef bint checked(self, Py_ssize_t colour)
     cpdef tuple guarded(self, Py_ssize_t colour)
     cpdef list _walk(self, quiet_from)
     @cython.locals(us=Py_ssize_t, to=Py_ssize_t, q=Py_ssize_t, rides=tuple, hops=tuple, paths=tuple, ray=tuple)

@@ -68,10 +68,11 @@ class Undo:
     move), the code of the mover before it (``piece``), what it took (``taken``: the code that stood
     on the target; for en passant the victim's code; for a multi-leg move ``(code on the target,
     codes taken on the way)``), and the position's en-passant state, halfmove clock, hash, royal
-    squares, castling rights and hands before it (:meth:`Position._saved` makes them).  Compiled,
-    an extension type (``position.pxd``)."""
+    squares, castling rights and hands before it (:meth:`Position._saved` makes them); with atomic
+    captures, ``blasted``: the ``(square, code)`` pairs the blast removed.  Compiled, an extension
+    type (``position.pxd``)."""
 
-    __slots__ = ("move", "piece", "taken", "ep", "halfmove", "hash", "royals", "rights", "hands")
+    __slots__ = ("move", "piece", "taken", "ep", "halfmove", "hash", "royals", "rights", "hands", "blasted")
     move: Move | None
     piece: int
     taken: Any  # a code, or (code, codes) for a multi-leg move
@@ -81,6 +82,7 @@ class Undo:
     royals: tuple
     rights: int
     hands: tuple
+    blasted: tuple
 
 
 class Position:
@@ -350,9 +352,23 @@ class Position:
 
     def in_check(self) -> bool:
         """Is any royal piece of the side to move attacked (one whose attack matters, :meth:`guarded`)?"""
-        them = self.turn ^ 1
-        for r in self.guarded(self.turn):
-            if self.attacked(r, them):
+        return self.checked(self.turn)
+
+    def checked(self, colour: int) -> bool:
+        """Is any royal piece of ``colour`` attacked (one whose attack matters, :meth:`guarded`; with
+        atomic captures not one beside a royal piece of the other side)?"""
+        them = colour ^ 1
+        for r in self.guarded(colour):
+            if self.attacked(r, them) and not (self.t.blast and self._touches(r, them)):
+                return True
+        return False
+
+    def _touches(self, sq: int, them: int) -> bool:
+        """Atomic captures: does a royal piece of ``them`` stand next to ``sq``?  A royal piece there
+        is in no check: taking it would blow up the taker's own."""
+        zone = self.t.blast_zone[sq]
+        for r in self.royals[them]:
+            if r in zone:
                 return True
         return False
 
@@ -574,6 +590,8 @@ class Position:
         if not t.capture_rules:
             return moves
         moves = [m for m in moves if not self._takes(m, t.iron)]
+        if t.mutual:
+            moves = [m for m in moves if not self._mutual(m)]
         if self._struck():
             moves = [m for m in moves if not self._takes(m, t.counter)]
         return [m for m in moves if not t.protected[self.board[m[0]]] or not self._trades_protected(m)]
@@ -588,6 +606,14 @@ class Position:
             return flags[b[m[4][0]]]
         return (kind is not CASTLE and kind is not TRANSFORM and kind is not DROP and kind is not UNLOAD
                 and flags[b[m[1]]])
+
+    def _mutual(self, m: Move) -> bool:
+        """Fairy-Stockfish's mutuallyImmuneTypes: does ``m`` take, on its target, a piece of its own
+        type that is of one of those types?"""
+        b = self._b
+        p, q = b[m[0]], b[m[1]]
+        t = self.t
+        return bool(q) and m[3] is not CASTLE and m[0] != m[1] and t.mutual[p] and t.type_of[q] == t.type_of[p]
 
     def _trades_protected(self, m: Move) -> bool:
         """The protected rule: does a piece of a protected type take one of a protected type and
@@ -739,12 +765,13 @@ class Position:
             return moves
         if self.t.succession and len(royals) > 1:
             return self._unguarded_moves(moves, royals)
-        risky, castle = self._legality(royals)
+        if self.t.blast:
+            return self._blast_legal(moves, royals)
+        risky, onto, castle = self._legality(royals)
         if risky is None:
             legal = [m for m in moves if self.is_safe(m)]
         else:
-            legal = [m for m in moves if (cython.cast(tuple, m)[0] not in risky
-                                          and cython.cast(tuple, m)[3] is not EN_PASSANT) or self.is_safe(m)]
+            legal = [m for m in moves if self._unexposing(m, risky, onto) or self.is_safe(m)]
         if castle:
             for r in royals:
                 p = self.board[r]
@@ -761,27 +788,73 @@ class Position:
             return self.legal_moves().__contains__
         if not royals or (self.t.succession and len(royals) > 1):
             return None
-        risky, _castle = self._legality(royals)
+        if self.t.blast:
+            return self._blast_safe
+        risky, onto, _castle = self._legality(royals)
         safe = self.is_safe
         if risky is None:
             return safe
-        return lambda m: (m[0] not in risky and m[3] is not EN_PASSANT) or safe(m)
+        return lambda m: self._unexposing(m, risky, onto) or safe(m)
 
-    def _legality(self, royals: tuple) -> tuple[set | None, bool]:
-        """While ``royals`` are guarded: the squares whose moves must be played out to be judged (the
-        pin shortcut; None: every move must), and whether castling may be added."""
+    def _legality(self, royals: tuple) -> tuple[set | None, set, bool]:
+        """While ``royals`` are guarded, the pin shortcut: the squares whose moves must be played out
+        to be judged (None: every move must), the squares a move onto must be played out (a hopper's
+        lines through a royal piece, where the mover may become its screen), and whether castling may
+        be added."""
         them = self.turn ^ 1
         t = self.t
         if t.check_all:
-            return None, False
+            return None, set(), False
         for r in royals:
             if self.attacked(r, them):
-                return None, False
-        if t.complex_attacks:  # a hopper or multi-leg piece may check through the mover
-            return None, True
+                return None, set(), False
+        if t.path_attacks:  # a multi-leg piece may check through the mover
+            return None, set(), True
         risky = self._pinned(self.turn)
         risky.update(royals)
-        return risky, True
+        onto: set = set()
+        if t.complex_attacks:  # a hopper checks over a screen: leaving or entering its line may change that
+            for r in royals:
+                for line, _specs in t.att[them][r][3]:
+                    onto.update(line)
+            risky.update(onto)
+        return risky, onto, True
+
+    def _unexposing(self, m: Move, risky: set, onto: set) -> bool:
+        """Is move ``m`` legal without playing it out, by the pin shortcut (:meth:`_legality`): not from
+        a ``risky`` square, not onto an ``onto`` square, not en passant?"""
+        mv = cython.cast(tuple, m)
+        return mv[0] not in risky and mv[3] is not EN_PASSANT and (not onto or mv[1] not in onto)
+
+    def _blast_legal(self, moves: list, royals: tuple) -> list:
+        """Legal moves with atomic captures: those :meth:`_blast_safe` keeps, and castling while no
+        royal piece is in check."""
+        legal = [m for m in moves if self._blast_safe(m)]
+        them = self.turn ^ 1
+        if any(self.attacked(r, them) and not self._touches(r, them) for r in royals):
+            return legal
+        for r in royals:
+            p = self.board[r]
+            if self.t.castle[p]:
+                self._castlings(r, p, legal, self._blast_safe)
+        return legal
+
+    def _blast_safe(self, m: Move) -> bool:
+        """With atomic captures, as Fairy-Stockfish judges a move: illegal where its blast removes a
+        royal piece of the mover, legal where it removes one of the other side's, else legal where
+        no royal piece of the mover is left attacked (one beside a royal piece of the other side is
+        in no check)."""
+        us, them = self.turn, self.turn ^ 1
+        mine, theirs = len(self.royals[us]), len(self.royals[them])
+        self.make(m)
+        if len(self.royals[us]) < mine:
+            ok = False
+        elif len(self.royals[them]) < theirs:
+            ok = True
+        else:
+            ok = not any(self.attacked(r, them) and not self._touches(r, them) for r in self.royals[us])
+        self.unmake()
+        return ok
 
     def quiets(self, captures: list | None = None) -> list[Move]:
         """The legal moves that :meth:`captures` does not list (quiet moves, castling, transformations,
@@ -892,7 +965,7 @@ class Position:
             for s in range(k + step, dest, step):
                 old = b[s]  # the partner, when the king passes its square (Fischer castling)
                 b[s] = king
-                hit = self.attacked(s, (king & 1) ^ 1)
+                hit = self.attacked(s, (king & 1) ^ 1) and not (self.t.blast and self._touches(s, (king & 1) ^ 1))
                 b[s] = old
                 if hit:
                     return False
@@ -1005,6 +1078,10 @@ class Position:
             victims = saved.taken[1] if kind is LEGS else ()
             if t.to_hand and (cap or victims):
                 h = self._to_hand(h, (cap,) + victims)
+            if t.blast:
+                saved.blasted = ()
+                if cap or victims:
+                    h = self._blast(h, to, saved)
             for x in victims:
                 if royal[x]:
                     self._rescan_royals()
@@ -1042,6 +1119,31 @@ class Position:
         if lifted >= 0:
             b[lifted] = WALL
         return base
+
+    def _blast(self, h: int, to: int, saved: Undo) -> int:
+        """An atomic capture on ``to``: remove the capturer and the pieces around (as
+        :attr:`Variant.blast` says), kept in ``saved`` for unmake; royal squares, castling rights and
+        hands follow.  Returns the hash."""
+        t = self.t
+        b = self._b
+        z, S = self._zob, t.size
+        gone = []
+        for s in t.blast_zone[to]:
+            p = b[s]
+            if p and not t.blast_immune[p] and (s == to or not t.blast_spared[p]):
+                gone.append((s, p))
+                b[s] = 0
+                h ^= z[p * S + s]
+        saved.blasted = tuple(gone)
+        if t.to_hand:
+            h = self._to_hand(h, tuple(p for _s, p in gone))
+        if any(t.royal[p] for _s, p in gone):
+            self._rescan_royals()
+        rights = self.rights
+        if rights:
+            self.rights = self.castle_key()
+            h ^= rights ^ self.rights
+        return h
 
     def _to_hand(self, h: int, taken: tuple) -> int:
         """Put the captured pieces ``taken`` (codes, 0 for none) in a hand, as the variant says;
@@ -1165,6 +1267,9 @@ class Position:
             frm, to, _new, kind, extra = cython.cast(tuple, m)
             cap = undo.taken
             b = self._b
+            if self.t.blast:
+                for s, p in undo.blasted:
+                    b[s] = p
             if kind is NORMAL:
                 b[to] = cap
             elif kind is EN_PASSANT:
@@ -1229,9 +1334,9 @@ class Position:
         if legal is None:
             legal = self.legal_moves()
         if self.t.extinction or v.army_extinction is not None:
-            # both at once: the side that moved wins; where extinction wins, as Fairy-Stockfish
-            # looks at the side that moved first, the side to move loses
-            for loser in ((them, us) if v.extinction_wins else (us, them)):
+            # both at once (a blast): Fairy-Stockfish looks at the side that moved first, which so
+            # loses (wins where extinction wins)
+            for loser in (them, us):
                 if self.extinct(loser):
                     return Outcome("extinction", loser if v.extinction_wins else loser ^ 1)
         if self.t.flags:

@@ -176,9 +176,10 @@ class Tables:
         self._hands(v)
         # Position.make's rare steps: hands, multi-leg moves, promotions from the hand
         self._capture_rules(v)
+        self._blasts(v)
         self.walk_rules = self.capture_rules or self.free_castlers  # Position._walk_rules
         self.special_make = (self.to_hand or bool(self._hand_promotions) or any(t.moves.paths for t in v.types)
-                             or bool(v.counter_strike))
+                             or bool(v.counter_strike) or self.blast)
         self.att = [_table(self.size, lambda sq, colour=colour: self._attackers(colour, sq))
                     for colour in (WHITE, BLACK)]
         self.ep_sources = [_table(self.size, lambda sq, colour=colour: self._ep_sources(colour, sq))
@@ -514,12 +515,27 @@ class Tables:
     def _capture_rules(self, v: Variant) -> None:
         """Per code: ``iron`` (cannot be captured), ``counter`` (counterStrike) and ``protected``
         types; ``capture_rules``: does the variant have any of them (Position._walk's last filter)."""
-        self.iron, self.counter, self.protected = (
+        self.iron, self.counter, self.protected, self.mutual = (
             [self.valid[c] and self.type_of[c] in types for c in range(self.ncodes)]
-            for types in (v.iron, v.counter_strike, v.protected))
-        self.capture_rules = bool(v.iron or v.counter_strike or v.protected)
+            for types in (v.iron, v.counter_strike, v.protected, v.mutually_immune))
+        self.capture_rules = bool(v.iron or v.counter_strike or v.protected or v.mutually_immune)
         self.counter_strike = bool(v.counter_strike)
         self.zob_strike = random.Random(0x73747269).getrandbits(64)  # hash part of a counter-strike ban
+
+    def _blasts(self, v: Variant) -> None:
+        """Atomic captures (:attr:`Variant.blast`): ``blast_zone[sq]``, the target ``sq`` and the
+        squares around it, and per code whether the blast never removes it (``blast_immune``) or
+        spares it beside the target (``blast_spared``)."""
+        self.blast = v.blast
+        self.blast_immune, self.blast_spared = (
+            [self.valid[c] and self.type_of[c] in types for c in range(self.ncodes)]
+            for types in (v.blast_immune, v.blast_spared))
+        F, R = self.files, self.ranks
+        self.blast_zone = [(sq,) + tuple(r * F + f for r in range(sq // F - 1, sq // F + 2)
+                                         for f in range(sq % F - 1, sq % F + 2)
+                                         if 0 <= r < R and 0 <= f < F and r * F + f != sq
+                                         and r * F + f not in self.holes)
+                           for sq in range(self.size)] if v.blast else []
 
     # -- hands and drops --------------------------------------------------------
     def _hands(self, v: Variant) -> None:

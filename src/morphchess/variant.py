@@ -122,6 +122,14 @@ class Variant(_Freezable):
     # view (Black's mirrored by rank), that pieces of the type may not enter (a palace, a river).
     barred: Mapping[int, frozenset[int]] = field(default_factory=dict)
     flying_general: bool = False  # royal pieces may not face each other on an open file or rank (Xiangqi)
+    # Atomic captures (Fairy-Stockfish's blastOnCapture): a capture also removes the capturer and every
+    # piece on the eight squares around the target, but pieces of the types in blast_immune (never
+    # removed, not even as the capturer) and those of blast_spared standing around it (its pawns)
+    blast: bool = False
+    blast_immune: Sequence[int] = ()
+    blast_spared: Sequence[int] = ()
+    # Types named by Fairy-Stockfish's mutuallyImmuneTypes: a piece of one never takes one of its own type
+    mutually_immune: Sequence[int] = ()
     # Flag rules (Fairy-Stockfish's flagPiece and flagRegion), per colour: the type whose pieces win by
     # standing in the region (0: any piece) and the region's squares (none: no flag rule); flag_count
     # pieces must stand there; with flag_move the other side gets one more move to reach its own region
@@ -330,6 +338,8 @@ class Variant(_Freezable):
             holdings=tuple(MappingProxyType(dict(h)) for h in self.holdings),
             promo_limits=MappingProxyType(dict(self.promo_limits)), shuffle=tuple(self.shuffle),
             transforms=tuple(tuple(g) for g in self.transforms), warnings=tuple(self.warnings),
+            blast_immune=tuple(self.blast_immune), blast_spared=tuple(self.blast_spared),
+            mutually_immune=tuple(self.mutually_immune),
             setups=MappingProxyType({k: MappingProxyType(dict(p)) for k, p in self.setups.items()}),
             params=MappingProxyType(dict(self.params)), _derived={},
             barred=MappingProxyType({k: frozenset(v) for k, v in self.barred.items()}))
