@@ -240,3 +240,16 @@ def test_wall_moves_make_unmake_and_text(name):
             legal = pos.legal_moves()
             assert all(parse_coord(pos, move_to_coord(pos, m), legal) == m for m in legal[::7])
     assert {m.kind for m in Position(game(name)).legal_moves()} == {Kind.WALL}
+
+
+@pytest.mark.parametrize("name", ["duck", "amazons"])
+def test_wall_moves_in_san(name):
+    """SAN names the wall's square after a comma, as Fairy-Stockfish writes it (``e4,d5``), and reads back."""
+    from morphchess import Board, san
+    board = Board(game(name))
+    for _ in range(4):
+        moves = list(board.legal_moves)
+        for m in moves[::29]:
+            written = san.write(board, m)
+            assert written.endswith("," + board.variant.square_name(m.raw.extra[1])) and san.parse(board, written) == m
+        board.push(moves[len(moves) // 3])

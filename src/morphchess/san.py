@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from .errors import quote
+from .move import Kind
 from .notation import MoveError
 
 __all__ = ["write", "parse"]
@@ -28,6 +29,7 @@ _LEGS = re.compile(r"(?P<piece>[A-Z])?(?P<frm>[a-z][0-9]{1,3})(?P<legs>(?:[x:][a
 _UNLOAD = re.compile(r"(?P<piece>[A-Z])?(?P<frm>[a-z][0-9]{1,3})[x:-]?(?P<to>[a-z][0-9]{1,3})"
                      r"(?:=?(?P<choice>[A-Za-z]))?>(?P<at>[a-z][0-9]{1,3})(?:\((?P<morph>[A-Za-z])\))?")
 _SQUARE = re.compile(r"[a-z][0-9]{1,3}")
+_WALL = re.compile(r"[^,]+,[a-z][0-9]{1,3}")  # a move, then the square of the wall it puts
 _CASTLE = re.compile(r"(?P<castle>[O0]-[O0](?P<long>-[O0])?)(?:\((?P<morph>[A-Za-z])\))?")
 _SUFFIX = re.compile(r"(?:[+#!?]|\s*e\.?p\.?)+$")  # one character a repetition: no backtracking blow-up
 MAX_LENGTH = 40  # longer text is no move (and is not searched)
@@ -98,6 +100,8 @@ def write(board, move) -> str:
             text += "=" + move.new_piece.upper()
     if move.is_morph:
         text += f"({move.new_piece.upper()})"
+    if move.raw.kind is Kind.WALL:  # the wall's square after a comma, as Fairy-Stockfish writes it
+        text += "," + v.square_name(move.raw.extra[1])
     pos = board.position
     pos.make(move.raw)
     try:
@@ -122,6 +126,8 @@ def parse(board, text: str):
         if castle["morph"]:
             cands = [m for m in cands if m.new_piece.upper() == castle["morph"].upper()]
         return _one(cands, text, "no such castling here")
+    if v.walling and _WALL.fullmatch(core):
+        return _walled(board, core, text)
     if "@" in core or "," in core:  # a drop (P@e4; python-chess writes a pawn's @e4) or a move's legs
         return board.parse_uci("P" + core if core.startswith("@") else core)
     legs = _LEGS.fullmatch(core)
@@ -179,6 +185,14 @@ def _multi_leg(board, g: re.Match, text: str):
     cands = [m for m in board.legal_moves if m.from_square == squares[0] and m.to_square == squares[-1]
              and (m.unload_square is not None) == unload and ((m.unload_square,) if unload else m.legs) == extra
              and (g["piece"] is None or m.piece.upper() == g["piece"]) and _becomes(m, choice, morph)]
+    return _one(cands, text, "illegal move")
+
+
+def _walled(board, core: str, text: str):
+    """A move that puts a wall, in SAN with the wall's square after a comma (``e4,d5``)."""
+    wall = core[core.rindex(",") + 1:]
+    cands = [m for m in board.legal_moves if m.raw.kind is Kind.WALL
+             and board.variant.square_name(m.raw.extra[1]) == wall and _SUFFIX.sub("", write(board, m)) == core]
     return _one(cands, text, "illegal move")
 
 
