@@ -570,7 +570,7 @@ def _translate(name: str, r: _Rules) -> _Out:
     royal = _pseudo_royal(name, r, out, start, letters) or royal
     _flags(name, r, out, letters)
     _connection(name, r, out, letters)
-    _walls(name, r, out, royal)
+    _walls(name, r, out)
     if _bool(r, "checkCounting", False):  # without counts in startFen Fairy-Stockfish's next check wins
         out.check_counts = start.checks or (1, 1)
     extinction = "extinction" in p or "army_extinction" in out.losing
@@ -596,9 +596,8 @@ def _translate(name: str, r: _Rules) -> _Out:
     return out
 
 
-def _walls(name: str, r: _Rules, out: _Out, royal: str | None) -> None:
-    """wallingRule and wallOrMove (Variant.walling): walls only where no drop needs the square and,
-    unless a side may put a wall instead of moving, no king could be checked through a wall's move."""
+def _walls(name: str, r: _Rules, out: _Out) -> None:
+    """wallingRule and wallOrMove (Variant.walling): walls only where no drop needs the square."""
     rule = r.keys.get("wallingRule", "none").strip().lower()
     if rule not in ("none", "duck", "arrow", "past", "edge"):
         raise _refuse(name, r, "wallingRule", "morphchess plays the walling rules none, duck, arrow, past and edge")
@@ -609,8 +608,6 @@ def _walls(name: str, r: _Rules, out: _Out, royal: str | None) -> None:
         return
     if _bool(r, "pieceDrops", False):
         raise _refuse(name, r, "wallingRule", "walls and drops do not go together (as in Fairy-Stockfish)")
-    if royal and not or_move:
-        raise _refuse(name, r, "wallingRule", "morphchess puts a wall with every move only in games without a king")
     out.walls.update(walling=rule, wall_or_move=or_move)
 
 

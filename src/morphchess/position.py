@@ -534,18 +534,27 @@ class Position:
             bases = [Move(sq, sq, b[sq], TRANSFORM)]
         else:
             moves, bases = [], moves
+        return moves + self._with_walls(bases)
+
+    def _with_walls(self, bases: list) -> list:
+        """The moves ``bases``, each with every wall it may put (Kind.WALL)."""
         lifted = self.board.index(WALL) if self.t.walling == "duck" and WALL in self.board else -1
+        out: list = []
         for m in bases:
-            moves += [Move(m[0], m[1], m[2], WALLED, (m, w, lifted)) for w in self._wall_squares(m)]
-        return moves
+            out += [Move(m[0], m[1], m[2], WALLED, (m, w, lifted)) for w in self._wall_squares(m)]
+        return out
 
     def _wall_squares(self, m: Move) -> list[int]:
-        """The squares where move ``m`` may put its wall: empty after it, and for "arrow" reached by
+        """The squares where move ``m`` may put its wall: empty after it (and before, but for the
+        squares it leaves, where a capture blasts), and for "arrow" reached by
         the moved piece's leaps, slides and rides from its target, for "past" its origin, for "edge" on
         the board's edge or beside a wall that stood before it."""
         t = self.t
         rule, F, R = t.walling, t.files, t.ranks
         near = {s for s, p in enumerate(self.board) if p == WALL} if rule == "edge" else set()
+        # a blast empties squares the wall may not take (Fairy-Stockfish picks them before the move)
+        filled = {s for s, p in enumerate(self.board) if p} if t.blast else set()
+        filled -= {m[0], m[4][0]} if m[3] is EN_PASSANT or m[3] is CASTLE else {m[0]}
         self.make(m)
         b = self._b
         if rule == "arrow":
@@ -554,6 +563,8 @@ class Position:
             out = [m[0]] if not b[m[0]] else []
         else:
             out = [s for s in range(t.size) if not b[s]]
+        if filled:
+            out = [s for s in out if s not in filled]
         if rule == "edge":
             out = [s for s in out if s % F in (0, F - 1) or s // F in (0, R - 1)
                    or any(w in near for w in (s - F, s + F)) or (s % F and s - 1 in near)
@@ -808,8 +819,8 @@ class Position:
         for r in royals:
             if self.attacked(r, them):
                 return None, set(), False
-        if t.path_attacks:  # a multi-leg piece may check through the mover
-            return None, set(), True
+        if t.path_attacks or t.walling == "duck":  # a multi-leg piece may check through the mover, a
+            return None, set(), True               # lifted duck open a line
         risky = self._pinned(self.turn)
         risky.update(royals)
         onto: set = set()
@@ -929,7 +940,9 @@ class Position:
             if safe is not None and not self._passage_safe(k, king, dest):
                 continue
             m = Move(k, dest, t.morph_to[king][dest], CASTLE, (partner, dest - side, p & ~2))
-            if safe is None or safe(m):
+            if safe is not None and t.walling and not t.wall_or_move:  # judged with each of its walls
+                out += [w for w in self._with_walls([m]) if safe(w)]
+            elif safe is None or safe(m):
                 out.append(m)
 
     @cython.locals(s=cython.Py_ssize_t)

@@ -96,7 +96,7 @@ class PathLeg(NamedTuple):
     ends: str = ""
 
 
-WALL = 2  # the board's code of a wall (Variant.walling): type 0, which no piece has
+WALL = 1  # the board's code of a wall (Variant.walling): type 0, which no piece has, never unmoved
 
 
 class Tables:
