@@ -102,6 +102,8 @@ def test_pockets_and_drops_from_start_fen():
     ("[x:shogi]\n", "promotedPieceType"),
     ("[x:chess]\nwallingRule = static\n", "wallingRule"),
     ("[x:chess]\nwallOrMove = true\n", "wallOrMove"),
+    ("[x]\nmaxRank = 3\nmaxFile = c\ncustomPiece1 = p:mK\nstartFen = 3/3/3[Pp] w - - 0 1\npieceDrops = true\n"
+     "stalemateValue = loss\nmustDrop = true\nmustDropType = z\n", "mustDropType"),
     ("[x:crazyhouse]\nwallingRule = edge\nwallOrMove = true\n", "wallingRule"),  # walls and drops
     ("[x:nosuchparent]\n", "nosuchparent"),
     ("[x:chess]\nstartFen = 8/8/8/8/8/8/8/4K2k b - - 0 1\n", "startFen"),
@@ -181,7 +183,7 @@ def test_fairy_stockfish_variants_ini(capsys):
             print(f"  refused {name}: {why}")
     assert len(played) >= 50
     assert {"blackletter", "4x5chess", "antiantichess", "rookmate", "hexapawn", "nim", "atlantis",
-            "cowboys", "atomicduck"} <= set(played)
+            "cowboys", "atomicduck", "picaria", "nineholes", "tictacchess", "teeko"} <= set(played)
     assert all(why.startswith("[") for why in refused.values())
     assert "promotedPieceType" in refused["cannonshogi"]
 

@@ -175,13 +175,13 @@ def test_flag_keys_and_any_piece_flag():
                                   "rookmate", "nim", "lewthwaite", "allqueenschess", "asimplegame",
                                   "roll-ing-to-four", "symphony", "three-musketeers", "capturethequeen",
                                   "atomic-giveaway", "atomic-giveaway-hill", "6x6atom", "allexplodeatomic",
-                                  "atlantis", "cowboys", "atomicduck"])
+                                  "atlantis", "cowboys", "atomicduck", "picaria", "tictacchess"])
 def test_fairy_stockfish_sections_to_their_end(name):
     """Sections of Fairy-Stockfish's own variants.ini that use these rules (flagPieceSafe,
     flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen, kingless
     games ended by stalemate, connections: n in a row, n on a line that loses; a kingless game whose
     draws Black wins; a wall put instead of a move, on the edge or beside a wall; arrows shot as a
-    knight; a duck beside atomic captures)."""
+    knight; a duck beside atomic captures; drops that must come first)."""
     from test_fairy_ini import FSF_FILE, quiet_load
     text = FSF_FILE.read_text()
     sf.load_variant_config(text)

@@ -75,7 +75,7 @@ PLAYED = {
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
     *FLAG_KEYS, "checkCounting", "mustCapture", *CONNECT_KEYS, "nFoldValue", "nFoldValueAbsolute",
     "stalematePieceCount", "materialCounting", "perpetualCheckIllegal", "blastOnCapture", "blastImmuneTypes",
-    "mutuallyImmuneTypes", "extinctionPseudoRoyal", "wallingRule", "wallOrMove",
+    "mutuallyImmuneTypes", "extinctionPseudoRoyal", "wallingRule", "wallOrMove", "mustDrop", "mustDropType",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
@@ -90,8 +90,8 @@ REFUSED = {
     "piecePromotionOnCapture": "false", "mandatoryPiecePromotion": "false", "pieceDemotion": "false",
     "petrifyOnCaptureTypes": "-",
     "petrifyBlastPieces": "false", "tripleStepRegionWhite": "-", "tripleStepRegionBlack": "-",
-    "castlingDroppedPiece": "false", "oppositeCastling": "false", "mustDrop": "false",
-    "mustDropType": "*", "enclosingDrop": "none", "enclosingDropStart": "-", "dropRegionWhite": "",
+    "castlingDroppedPiece": "false", "oppositeCastling": "false",
+    "enclosingDrop": "none", "enclosingDropStart": "-", "dropRegionWhite": "",
     "dropRegionBlack": "", "whiteDropRegion": "", "blackDropRegion": "", "sittuyinRookDrop": "false",
     "dropOppositeColoredBishop": "false", "dropPromoted": "false", "dropNoDoubled": "-",
     "dropNoDoubledCount": "1", "gating": "false", "wallingRegionWhite": "",
@@ -367,6 +367,7 @@ class _Out:
     connection: Connection | None = None
     connect_letters: list[str] = field(default_factory=list)
     walls: dict[str, Any] = field(default_factory=dict)  # Variant.walling and wall_or_move
+    must_drop: str | None = None  # Variant.must_drop as a letter ("": any type)
     # capture rules as Variant fields with types as letters: blast, blast_immune, blast_spared, mutually_immune
     captures: dict[str, Any] = field(default_factory=dict)
 
@@ -509,6 +510,8 @@ def load(text: str, name: str = "custom") -> Variant:
         setattr(variant, key, value)
     for key, value in out.captures.items():
         setattr(variant, key, value if key == "blast" else tuple(variant.type_by_letter(c).index for c in value))
+    if out.must_drop is not None:
+        variant.must_drop = variant.type_by_letter(out.must_drop).index if out.must_drop else 0
     if out.connection is not None:
         variant.connection = out.connection._replace(
             types=frozenset(variant.type_by_letter(c).index for c in out.connect_letters))
@@ -842,6 +845,8 @@ def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:
             raise _refuse(name, r, "startFen", "pieces in hand but pieceDrops is false")
         if to_hand:
             raise _refuse(name, r, "capturesToHand", "captured pieces in hand that are never dropped")
+        if _bool(r, "mustDrop", False):
+            raise _refuse(name, r, "mustDrop", "drops that must come first, but pieceDrops is false")
         return
     if to_hand:
         if not _bool(r, "dropLoop", False):
@@ -851,12 +856,25 @@ def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:
     elif not any(start.hands):
         return
     out.drops = True
+    if _bool(r, "mustDrop", False):
+        _must_drop(name, r, out)
     pawn_in_hand = to_hand or any("p" in h for h in start.hands)
     if pawn_in_hand and "pawn" in r.pieces and not _bool(r, "firstRankPawnDrops", False):
         raise _refuse(name, r, "firstRankPawnDrops", "morphchess drops a pawn wherever it can move from, "
                                                      "the first rank too")
     if pawn_in_hand and int(out.params.get("promoZone", "1")) > 1 and not _bool(r, "promotionZonePawnDrops", False):
         raise _refuse(name, r, "promotionZonePawnDrops", "morphchess drops pawns in a deep promotion zone")
+
+
+def _must_drop(name: str, r: _Rules, out: _Out) -> None:
+    """mustDrop and mustDropType (Variant.must_drop)."""
+    kind = r.keys.get("mustDropType", "*").strip()
+    if kind == "*":
+        out.must_drop = ""
+    elif kind.lower() in [letter for letter, _betza in r.pieces.values()]:
+        out.must_drop = kind.upper()
+    else:
+        raise _refuse(name, r, "mustDropType", "not the letter of a piece of the game, nor *")
 
 
 def _flags(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:

@@ -752,9 +752,21 @@ class Position:
         legal = self._legal()
         if t.no_checks:
             legal = [m for m in legal if not self.gives_check(m)]
+        if self.variant.must_drop is not None:
+            legal = self._drops_first(legal)
         if self.variant.must_capture:
             return self._captures_first(legal)
         return legal
+
+    def _drops_first(self, legal: list) -> list:
+        """The must-drop rule (:attr:`Variant.must_drop`), while a piece of its type is in hand: only
+        drops of that type, and the other moves only where no such drop is legal."""
+        ti = self.variant.must_drop
+        hand = self.hands[self.turn]
+        if not (hand[ti] if ti else any(hand)):
+            return legal
+        drops = [m for m in legal if m[3] is DROP and (not ti or m[2] >> 2 == ti)]
+        return drops or [m for m in legal if m[3] is not DROP]
 
     def _captures_first(self, legal: list) -> list:
         """The must-capture rule: the captures among ``legal`` if there are any, else all of them."""
@@ -795,7 +807,8 @@ class Position:
         every one is.  Cheap for most moves: only pieces that may shield a royal piece, the royal pieces
         themselves and en passant are played out (the engine's staged move generation uses it)."""
         royals = self.royals[self.turn]
-        if self.t.no_checks or self.variant.must_capture:  # rules that look at more than the move
+        v = self.variant
+        if self.t.no_checks or v.must_capture or v.must_drop is not None:  # rules that look at more than the move
             return self.legal_moves().__contains__
         if not royals or (self.t.succession and len(royals) > 1):
             return None

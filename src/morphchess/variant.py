@@ -175,6 +175,9 @@ class Variant(_Freezable):
     # wall_or_move a side either moves or puts a wall
     walling: str = ""
     wall_or_move: bool = False
+    # Fairy-Stockfish's mustDrop and mustDropType: while a side holds a piece of this type (0: any),
+    # it must drop one, of this type, where it can; None: no such rule
+    must_drop: int | None = None
     # how the board is drawn (morphchess.boardstyle): "chequered" squares, or "xiangqi": pieces on the
     # points of lines, with river and palaces, and Chinese piece faces
     board_style: str = "chequered"
