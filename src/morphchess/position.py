@@ -530,8 +530,8 @@ class Position:
         if self.t.wall_or_move:
             if not quiet or self.in_check():
                 return moves
-            sq = next(s for s, p in enumerate(self.board) if p and p & 1 == self.turn and p != WALL)
-            bases = [Move(sq, sq, b[sq], TRANSFORM)]
+            sq = next((s for s, p in enumerate(self.board) if p and p & 1 == self.turn and p != WALL), -1)
+            bases = [Move(sq, sq, b[sq], TRANSFORM)] if sq >= 0 else []
         else:
             moves, bases = [], moves
         return moves + self._with_walls(bases)
@@ -546,9 +546,9 @@ class Position:
 
     def _wall_squares(self, m: Move) -> list[int]:
         """The squares where move ``m`` may put its wall: empty after it (and before, but for the
-        squares it leaves, where a capture blasts), and for "arrow" reached by
-        the moved piece's leaps, slides and rides from its target, for "past" its origin, for "edge" on
-        the board's edge or beside a wall that stood before it."""
+        squares it leaves, where a capture blasts), and for "arrow" reached by the moved piece's
+        leaps, slides and rides from its target, for "past" its origin, for "edge" on the board's
+        edge or beside a wall that stood before it."""
         t = self.t
         rule, F, R = t.walling, t.files, t.ranks
         near = {s for s, p in enumerate(self.board) if p == WALL} if rule == "edge" else set()
@@ -832,8 +832,9 @@ class Position:
         for r in royals:
             if self.attacked(r, them):
                 return None, set(), False
-        if t.path_attacks or t.walling == "duck":  # a multi-leg piece may check through the mover, a
-            return None, set(), True               # lifted duck open a line
+        # a multi-leg piece may check through the mover, and a lifted duck open a line
+        if t.path_attacks or t.walling == "duck":
+            return None, set(), True
         risky = self._pinned(self.turn)
         risky.update(royals)
         onto: set = set()
