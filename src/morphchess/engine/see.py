@@ -13,6 +13,7 @@ variant that has them :func:`exchange_exact` is false and the search does not us
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
 from ..move import Move
@@ -28,12 +29,12 @@ def exchange_exact(pos: Position) -> bool:
     return not pos.t.complex_attacks
 
 
-def see_values(t, value: list[int]) -> list[int]:
-    """Per-code exchange values: ``value`` with royal pieces worth :data:`ROYAL_SEE`."""
-    return [ROYAL_SEE if t.royal[c] else value[c] for c in range(t.ncodes)]
+def see_values(t, value: Sequence[int]) -> array:
+    """Per-code exchange values (an int array): ``value`` with royal pieces worth :data:`ROYAL_SEE`."""
+    return array("i", [ROYAL_SEE if t.royal[c] else value[c] for c in range(t.ncodes)])
 
 
-def _least_attacker(b: Sequence[int], att: tuple, value: list[int]) -> int:
+def _least_attacker(b: Sequence[int], att: tuple, value: Sequence[int]) -> int:
     """The square of the least valuable piece listed in ``att`` that attacks its square on ``b``, or -1."""
     near, rays, lame, _hops = att
     best, best_value = -1, ROYAL_SEE + 1
@@ -63,12 +64,17 @@ def _empty(b: Sequence[int], squares) -> bool:
     return True
 
 
-def _landing(t, p: int, to: int, value: list[int]) -> int:
-    """The code piece ``p`` has after arriving on ``to`` (its best promotion choice)."""
-    return max(t.becomes(p, to), key=value.__getitem__)
+def _landing(t, p: int, to: int, value: Sequence[int]) -> int:
+    """The code piece ``p`` has after arriving on ``to`` (its best promotion choice, the first of equals)."""
+    codes = t.becomes(p, to)
+    best = codes[0]
+    for c in codes:
+        if value[c] > value[best]:
+            best = c
+    return best
 
 
-def see(pos: Position, m: Move, value: list[int]) -> int:
+def see(pos: Position, m: Move, value: Sequence[int]) -> int:
     """Material the side to move wins with capture ``m`` (centipawns of ``value``) when both sides
     then recapture on the target square with their least valuable attacker while it pays."""
     t = pos.t
