@@ -18,8 +18,9 @@ from collections.abc import Sequence
 
 from ..move import Move
 from ..position import Position
+from ..variant import Variant
 
-__all__ = ["ROYAL_SEE", "see", "exchange_exact", "see_values"]
+__all__ = ["ROYAL_SEE", "see", "exchange_exact", "see_values", "landings"]
 
 ROYAL_SEE = 20000  # a royal piece in an exchange: capturing it ends the exchange in that side's favour
 
@@ -32,6 +33,15 @@ def exchange_exact(pos: Position) -> bool:
 def see_values(t, value: Sequence[int]) -> array:
     """Per-code exchange values (an int array): ``value`` with royal pieces worth :data:`ROYAL_SEE`."""
     return array("i", [ROYAL_SEE if t.royal[c] else value[c] for c in range(t.ncodes)])
+
+
+def landings(variant: Variant, value: Sequence[int]) -> array:
+    """Per code and square (index ``code * size + square``) the code a piece has after arriving there:
+    its best promotion choice by ``value`` (see :func:`see_values`), the first of equals; 0 for invalid
+    codes.  Built once per variant and values."""
+    t = variant.tables
+    return variant.derived(("see landings", tuple(value)), lambda: array("i", [
+        _landing(t, c, to, value) if t.valid[c] else 0 for c in range(t.ncodes) for to in range(t.size)]))
 
 
 def _least_attacker(b: Sequence[int], att: tuple, value: Sequence[int]) -> int:
@@ -74,9 +84,10 @@ def _landing(t, p: int, to: int, value: Sequence[int]) -> int:
     return best
 
 
-def see(pos: Position, m: Move, value: Sequence[int]) -> int:
+def see(pos: Position, m: Move, value: Sequence[int], landing: Sequence[int]) -> int:
     """Material the side to move wins with capture ``m`` (centipawns of ``value``) when both sides
-    then recapture on the target square with their least valuable attacker while it pays."""
+    then recapture on the target square with their least valuable attacker while it pays
+    (``landing``: :func:`landings` of ``value``)."""
     t = pos.t
     b = pos.board[:]
     to = m.target
@@ -94,7 +105,7 @@ def see(pos: Position, m: Move, value: Sequence[int]) -> int:
         if src < 0:
             break
         p = b[src]
-        new = _landing(t, p, to, value)
+        new = landing[p * t.size + to]
         gains.append(value[on] + value[new] - value[p] - gains[-1])
         b[src] = 0
         b[to] = on = new
