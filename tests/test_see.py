@@ -9,7 +9,7 @@ import pytest
 from morphchess import Board, builtin, load
 from morphchess.engine.config import CONFIG_FILE, EngineConfig, config_for, default_config, fingerprint, load_entry
 from morphchess.engine.evaluate import EvalTables, eval_tables
-from morphchess.engine.see import ROYAL_SEE, exchange_exact, landings, see, see_values
+from morphchess.engine.see import ROYAL_SEE, exchange_exact, exchange_tables, see
 from morphchess.notation import from_fen
 from morphchess.pieces import code
 
@@ -21,9 +21,9 @@ def exchange(variant: str, fen: str, uci: str) -> tuple[int, dict]:
     board = Board(variant, fen=fen)
     pos = board.position
     t = pos.t
-    value = see_values(t, eval_tables(pos.variant, 1.0).value)
-    letters = {t.letter[c]: value[c] for c in range(t.ncodes) if t.valid[c]}
-    return see(pos, board.parse_uci(uci).raw, value, landings(pos.variant, value)), letters
+    ex = exchange_tables(pos.variant, eval_tables(pos.variant, 1.0).value)
+    letters = {t.letter[c]: ex.value[c] for c in range(t.ncodes) if t.valid[c]}
+    return see(pos, board.parse_uci(uci).raw, ex), letters
 
 
 def test_undefended_and_defended_captures():
@@ -54,7 +54,8 @@ def test_the_recapture_wins_what_the_capturer_morphed_into():
     # amazon, not a knight (and itself becomes what f3 makes of a pawn)
     board = Board("crossroads", fen="8k/9/9/9/9/4p4/5b3/9/K3N4 w - - 0 1")
     pos, t = board.position, board.position.t
-    value = see_values(t, eval_tables(pos.variant, 1.0).value)
+    ex = exchange_tables(pos.variant, eval_tables(pos.variant, 1.0).value)
+    value = ex.value
     move = board.parse_uci("e1f3").raw
     amazon = t.letter[move.piece]
     assert amazon == "Z"
@@ -62,7 +63,7 @@ def test_the_recapture_wins_what_the_capturer_morphed_into():
     landed = max(t.becomes(pawn, f3), key=value.__getitem__)
     by = {t.letter[c]: value[c] for c in range(t.ncodes) if t.valid[c]}
     expected = by["b"] + by["Z"] - by["N"] - (by["Z"] + value[landed] - by["p"])
-    assert see(pos, move, value, landings(pos.variant, value)) == expected < 0 < by["b"] - by["N"]
+    assert see(pos, move, ex) == expected < 0 < by["b"] - by["N"]
 
 
 def test_exact_only_without_hoppers():
