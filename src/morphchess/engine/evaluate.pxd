@@ -6,7 +6,7 @@
 cimport cython
 from morphchess.position cimport Position
 
-cdef Py_ssize_t PAWN, ROYAL, PIECE, BOUND, GUARDED, NEAR  # C constants: compared at every square
+cdef Py_ssize_t PAWN, ROYAL, PIECE, BOUND, GUARDED, NEAR, ATTACK_UNITS  # C constants: compared at every square
 
 cdef class EvalTables:
     cdef dict __dict__
@@ -45,6 +45,8 @@ cdef class EvalTables:
     cpdef Py_ssize_t morph_gain(self, Position pos, bint safe=*) except? -1
     cpdef object evaluate(self, const int[::1] board)
 
+@cython.locals(out=list, colour=Py_ssize_t)
+cpdef list attack_units(list units, list attackers)
 cpdef bint _marked(bytes marks, Py_ssize_t sq, Py_ssize_t mark)
 @cython.locals(n=Py_ssize_t, x=Py_ssize_t)
 cpdef Py_ssize_t _count_marked(tuple squares, bytearray marks, Py_ssize_t mark) except -1

@@ -521,7 +521,11 @@ def attack_units(units: list[int], attackers: list[int]) -> list[int]:
     """Per colour the king attack the ``attack`` weight multiplies, from :meth:`EvalTables.mobility`'s
     counts: the squared number of squares next to enemy royal pieces its pieces reach (at most
     :data:`ATTACK_UNITS`), when at least two pieces reach one, else 0."""
-    return [min(u, ATTACK_UNITS) ** 2 if a >= 2 else 0 for u, a in zip(units, attackers)]
+    out = [0, 0]
+    for colour in (0, 1):
+        if attackers[colour] >= 2:
+            out[colour] = min(units[colour], ATTACK_UNITS) ** 2
+    return out
 
 
 def _marked(marks: bytes | bytearray, sq: int, mark: int) -> bool:
