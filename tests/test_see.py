@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import random
 from importlib import resources
 
 import pytest
@@ -147,3 +148,28 @@ def test_weights_scale_the_terms():
     assert richer.value[knight] == round(1.5 * plain.value[knight])
     assert richer.pst[knight][e4] - richer.pst[knight][v.square("a1")] == pytest.approx(
         richer.worth[knight][e4] - richer.worth[knight][v.square("a1")], abs=1)
+
+
+LAME = ("files=8 ranks=8 royal=K horse:H:nN:horse:b1,g1,,b8,g8 rook:R:R:rook:a1,h1,,a8,h8 bishop:B:B:bishop:c1,,c8 "
+        "pawn:P:fmWfcF:pawn:a2,b2,c2,d2,e2,f2,g2,h2,,a7,b7,c7,d7,e7,f7,g7,h7 king:K:K:king:e1,,e8")
+
+
+@pytest.mark.parametrize("name", ["chess", "crossroads", "morphomania", "lame"])
+def test_exchange_finds_an_attacker_exactly_where_the_core_sees_one(name):
+    # the exchange's flattened attack lists against Position.attacked, on every square of positions
+    # along a seeded random game, for both colours (leaps, rays, and in "lame" blockable leaps)
+    v = load(LAME) if name == "lame" else builtin(name)
+    pos = Board(v).position
+    assert exchange_exact(pos)
+    ex = exchange_tables(v, eval_tables(v, 1.0).value)
+    rng = random.Random(name)
+    for _ply in range(40):
+        for colour in (0, 1):
+            for sq in range(v.tables.size):
+                src = ex.least_attacker(pos.board, colour, sq)
+                assert (src >= 0) == pos.attacked(sq, colour), (name, sq, colour)
+                assert src < 0 or (pos.board[src] and pos.board[src] & 1 == colour)
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.make(rng.choice(moves))
