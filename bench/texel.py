@@ -66,7 +66,7 @@ from morphchess.engine.evaluate import (
     eval_tables,
     game_phase,
 )
-from morphchess.engine.see import exchange_exact, see, see_values
+from morphchess.engine.see import exchange_exact, exchange_tables, see
 from morphchess.engine.tt import TranspositionTable
 from morphchess.variants import names
 
@@ -281,7 +281,7 @@ class Features:
                               + [x for letter in self.letters for x in tuned.squares.get(letter, [0.0] * size)]
                               + [x for letter in self.eg_letters for x in tuned.squares_eg.get(letter, [0.0] * size)],
                               dtype=float)
-        self.see_value = see_values(variant.tables, self.base.value)
+        self.exchange = exchange_tables(variant, self.base.value)
         self.exact = exchange_exact(Position(variant))
         self.units = []  # one copy of the tables per dynamic term, that term weighing 100, the others 0
         for name in self.terms:
@@ -318,7 +318,7 @@ class Features:
         """Not in check and no capture that wins material (where SEE is exact)."""
         if pos.in_check():
             return False
-        return not self.exact or all(see(pos, m, self.see_value) <= 0 for m in pos.captures())
+        return not self.exact or all(see(pos, m, self.exchange) <= 0 for m in pos.captures())
 
     def row(self, pos: Position) -> np.ndarray:
         """The position's value of every column."""

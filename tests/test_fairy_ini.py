@@ -99,7 +99,10 @@ def test_pockets_and_drops_from_start_fen():
     ("[x:chess]\ncheckmateValue = draw\n", "checkmateValue"),
     ("[x:chess]\nmobilityRegionWhiteKing = e1\n", "mobilityRegionWhiteKing"),
     ("[x:chess]\ntripleStepRegionWhite = *2\n", "tripleStepRegionWhite"),
-    ("[x:shogi]\n", "promotedPieceType"),
+    ("[x:shogi]\npieceDemotion = true\n", "pieceDemotion"),
+    ("[x:chess]\npromotedPieceType = n:b\n", "promotedPieceType"),  # beside the pawns' chess-style promotion
+    ("[x:shogi]\npromotedPieceType = g:r\n", "promotedPieceType"),  # a promoted pawn (a gold) would promote again
+    ("[x:shogi]\ncapturesToHand = true\ndropLoop = true\n", "dropLoop"),
     ("[x:chess]\nwallingRule = static\n", "wallingRule"),
     ("[x:chess]\nwallOrMove = true\n", "wallOrMove"),
     ("[x]\nmaxRank = 3\nmaxFile = c\ncustomPiece1 = p:mK\nstartFen = 3/3/3[Pp] w - - 0 1\npieceDrops = true\n"
@@ -139,6 +142,8 @@ def test_scoring_and_unknown_keys_warn():
     ("[x:chess]\nmaxFile = ten\n", "maxFile"),
     ("[x:chess]\nblastOnCapture = true\nblastImmuneTypes = z\n", "blastImmuneTypes"),
     ("[x:chess]\nblastOnCapture = maybe\n", "blastOnCapture"),
+    ("[x:shogi]\npromotedPieceType = p:z\n", "promotedPieceType"),
+    ("[x:shogi]\ndropNoDoubledCount = two\n", "dropNoDoubledCount"),
     ("[x:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1\n", "7 ranks"),
 ])
 def test_bad_text_names_the_fault(bad, where):
@@ -181,11 +186,12 @@ def test_fairy_stockfish_variants_ini(capsys):
         print(f"\nvariants.ini: {len(played)} played, {len(refused)} refused")
         for name, why in sorted(refused.items()):
             print(f"  refused {name}: {why}")
-    assert len(played) >= 50
-    assert {"blackletter", "4x5chess", "antiantichess", "rookmate", "hexapawn", "nim", "atlantis",
-            "cowboys", "atomicduck", "picaria", "nineholes", "tictacchess", "teeko"} <= set(played)
+    assert len(played) >= 70
+    assert {"blackletter", "4x5chess", "antiantichess", "rookmate", "hexapawn", "nim", "6x6atom", "mansindam",
+            "gorogoroplus", "atlantis", "cowboys", "atomicduck", "picaria", "nineholes", "tictacchess",
+            "teeko"} <= set(played)
     assert all(why.startswith("[") for why in refused.values())
-    assert "promotedPieceType" in refused["cannonshogi"]
+    assert "pieceDemotion" in refused["chennis"] and "customPiece4" in refused["cannonshogi"]  # pR2
 
 
 @pytest.mark.slow

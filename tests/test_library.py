@@ -56,7 +56,7 @@ def test_library_is_large_and_fairy_named():
 @pytest.mark.parametrize("name", LIBRARY)
 def test_start_position(name):
     pos = Position(game(name))
-    assert to_fen(pos).split()[0] == sf.start_fen(name).split()[0]
+    assert to_fen(pos).split()[0] == sf.start_fen(name).split()[0].replace("[-]", "[]")  # shogi's empty hands
     assert walk(pos, name, sf.start_fen(name), 2) > 10  # Fox and Hounds: 14
 
 
@@ -116,8 +116,21 @@ POSITIONS = [
     ("torpedo", "4k3/8/3p4/8/4P3/8/8/4K3 w - - 0 1", 4),                 # double steps from any rank, en passant
     ("pawnsideways", "4k3/2p5/8/8/8/8/1P6/4K3 w - - 0 1", 4),            # a pawn that stepped sideways on its rank
     ("janus", "r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1", 3),         # castling three squares to b1, four to i1
+    ("atomic", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 3),              # castling, blasts near the kings
+    ("shogi", "4k4/9/9/1L5N1/9/9/9/9/4K4[Pp] w - - 0 1", 2),            # lance and knight must promote where stuck
+    ("euroshogi", "4k3/8/8/2P5/8/8/8/4K3[Pp] w - - 0 1", 3),            # promotion forced in the zone
     ("duck", "r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", 2),          # the duck after castling, promotion, e.p.
 ]
+
+
+@pytest.mark.parametrize("name", ["minishogi", "shogi", "torishogi"])
+def test_shogi_position_text_of_fairy_stockfish(name):
+    """Fairy-Stockfish writes a shogi game's position without castling and en-passant fields
+    (``[-] w 0 1``); it reads, and its promoted pieces (``+P``) read back."""
+    pos = from_fen(game(name), sf.start_fen(name))
+    assert to_fen(pos) == to_fen(Position(game(name)))
+    fen = sf.get_fen("minishogi", sf.start_fen("minishogi"), ["a2a3", "e4e3", "a3a4", "e3e2", "a4a5+"])
+    assert to_fen(from_fen(game("minishogi"), fen)) == fen == "+Pbsgk/5/5/4p/KGSBR[R] b - - 0 3"
 
 
 @pytest.mark.parametrize("name,fen,depth", POSITIONS)

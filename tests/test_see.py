@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import random
 from importlib import resources
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from morphchess import Board, builtin, load
 from morphchess.engine.config import CONFIG_FILE, EngineConfig, config_for, default_config, fingerprint, load_entry
 from morphchess.engine.evaluate import EvalTables, eval_tables
-from morphchess.engine.see import ROYAL_SEE, exchange_exact, see, see_values
+from morphchess.engine.see import ROYAL_SEE, exchange_exact, exchange_tables, see
 from morphchess.notation import from_fen
 from morphchess.pieces import code
 
@@ -21,9 +22,9 @@ def exchange(variant: str, fen: str, uci: str) -> tuple[int, dict]:
     board = Board(variant, fen=fen)
     pos = board.position
     t = pos.t
-    value = see_values(t, eval_tables(pos.variant, 1.0).value)
-    letters = {t.letter[c]: value[c] for c in range(t.ncodes) if t.valid[c]}
-    return see(pos, board.parse_uci(uci).raw, value), letters
+    ex = exchange_tables(pos.variant, eval_tables(pos.variant, 1.0).value)
+    letters = {t.letter[c]: ex.value[c] for c in range(t.ncodes) if t.valid[c]}
+    return see(pos, board.parse_uci(uci).raw, ex), letters
 
 
 def test_undefended_and_defended_captures():
@@ -54,7 +55,8 @@ def test_the_recapture_wins_what_the_capturer_morphed_into():
     # amazon, not a knight (and itself becomes what f3 makes of a pawn)
     board = Board("crossroads", fen="8k/9/9/9/9/4p4/5b3/9/K3N4 w - - 0 1")
     pos, t = board.position, board.position.t
-    value = see_values(t, eval_tables(pos.variant, 1.0).value)
+    ex = exchange_tables(pos.variant, eval_tables(pos.variant, 1.0).value)
+    value = ex.value
     move = board.parse_uci("e1f3").raw
     amazon = t.letter[move.piece]
     assert amazon == "Z"
@@ -62,7 +64,7 @@ def test_the_recapture_wins_what_the_capturer_morphed_into():
     landed = max(t.becomes(pawn, f3), key=value.__getitem__)
     by = {t.letter[c]: value[c] for c in range(t.ncodes) if t.valid[c]}
     expected = by["b"] + by["Z"] - by["N"] - (by["Z"] + value[landed] - by["p"])
-    assert see(pos, move, value) == expected < 0 < by["b"] - by["N"]
+    assert see(pos, move, ex) == expected < 0 < by["b"] - by["N"]
 
 
 def test_exact_only_without_hoppers():
@@ -146,3 +148,28 @@ def test_weights_scale_the_terms():
     assert richer.value[knight] == round(1.5 * plain.value[knight])
     assert richer.pst[knight][e4] - richer.pst[knight][v.square("a1")] == pytest.approx(
         richer.worth[knight][e4] - richer.worth[knight][v.square("a1")], abs=1)
+
+
+LAME = ("files=8 ranks=8 royal=K horse:H:nN:horse:b1,g1,,b8,g8 rook:R:R:rook:a1,h1,,a8,h8 bishop:B:B:bishop:c1,,c8 "
+        "pawn:P:fmWfcF:pawn:a2,b2,c2,d2,e2,f2,g2,h2,,a7,b7,c7,d7,e7,f7,g7,h7 king:K:K:king:e1,,e8")
+
+
+@pytest.mark.parametrize("name", ["chess", "crossroads", "morphomania", "lame"])
+def test_exchange_finds_an_attacker_exactly_where_the_core_sees_one(name):
+    # the exchange's flattened attack lists against Position.attacked, on every square of positions
+    # along a seeded random game, for both colours (leaps, rays, and in "lame" blockable leaps)
+    v = load(LAME) if name == "lame" else builtin(name)
+    pos = Board(v).position
+    assert exchange_exact(pos)
+    ex = exchange_tables(v, eval_tables(v, 1.0).value)
+    rng = random.Random(name)
+    for _ply in range(40):
+        for colour in (0, 1):
+            for sq in range(v.tables.size):
+                src = ex.least_attacker(pos.board, colour, sq)
+                assert (src >= 0) == pos.attacked(sq, colour), (name, sq, colour)
+                assert src < 0 or (pos.board[src] and pos.board[src] & 1 == colour)
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.make(rng.choice(moves))

@@ -17,7 +17,8 @@ sf = pytest.importorskip("pyffish")
 
 GAMES = ["kingofthehill", "racingkings", "3check", "5check", "antichess", "giveaway", "losers", "codrus", "kinglet",
          "threekings", "misere", "clobber", "clobber10", "breakthrough", "jesonmor", "fox-and-hounds", "armageddon",
-         "suicide", "minixiangqi", "atomic", "nocheckatomic", "atomar", "duck", "amazons"]
+         "suicide", "minixiangqi", "atomic", "nocheckatomic", "atomar", "minishogi", "gorogoro", "judkins",
+         "torishogi", "dobutsu", "duck", "amazons"]
 
 
 def fsf_result(name: str, fen: str, moves: list[str]) -> int | None:
@@ -90,6 +91,9 @@ def test_random_games_to_their_end(name):
     ("atomic", "2k5/P7/8/8/8/8/6p1/4K2R w K - 0 1", 3),                # promotions that capture explode
     ("atomar", "8/8/8/8/3k4/4K3/8/r6R w - - 0 1", 3),                  # kings take and survive, never each other
     ("nocheckatomic", "8/8/8/2k1K3/3p4/8/8/3R4 w - - 0 1", 2),         # both kings in one blast
+    ("minishogi", "4k/5/4G/5/K2R1[P] w - - 0 1", 2),                  # a pawn-drop mate loses for the dropper
+    ("minishogi", "4k/4p/5/P4/K4[Pp] w - - 0 1", 3),                   # no pawn dropped beside its own on a file
+    ("torishogi", "3k3/7/7/s6/6S/7/3K3[SSss] w - - 0 1", 2),          # two swallows a file, forced promotion
 ])
 def test_rule_positions(name, fen, depth):
     assert walk(from_fen(game(name), fen), name, fen, depth) > 0
@@ -141,6 +145,14 @@ def test_atomic_blast_removes_and_returns_pieces():
     assert pos.outcome().winner == 1 and mine(pos) == fsf_result("nocheckatomic", fen, ["d1d4"]) == 1
 
 
+def test_pawn_drop_mate_loses_for_the_dropper():
+    fen = "4k/5/4G/5/K2R1[P] w - - 0 1"
+    pos = from_fen(game("minishogi"), fen)
+    pos.make({text(pos, m): m for m in pos.legal_moves()}["P@e4"])
+    assert str(pos.outcome()) == "Black wins by pawn-drop mate (0-1)"
+    assert mine(pos) == fsf_result("minishogi", fen, ["P@e4"]) == 1
+
+
 def test_check_counts_in_position_text_and_hash():
     """The ``W+B`` field as Fairy-Stockfish writes it; a check counted, hashed and taken back."""
     from morphchess.notation import to_fen
@@ -175,13 +187,15 @@ def test_flag_keys_and_any_piece_flag():
                                   "rookmate", "nim", "lewthwaite", "allqueenschess", "asimplegame",
                                   "roll-ing-to-four", "symphony", "three-musketeers", "capturethequeen",
                                   "atomic-giveaway", "atomic-giveaway-hill", "6x6atom", "allexplodeatomic",
-                                  "atlantis", "cowboys", "atomicduck", "picaria", "tictacchess"])
+                                  "gorogoroplus", "antiminishogi", "mounted", "atlantis", "cowboys", "atomicduck",
+                                  "picaria", "tictacchess"])
 def test_fairy_stockfish_sections_to_their_end(name):
     """Sections of Fairy-Stockfish's own variants.ini that use these rules (flagPieceSafe,
     flagPieceBlockedWin, any-piece flags, losing extinction, check counts from startFen, kingless
     games ended by stalemate, connections: n in a row, n on a line that loses; a kingless game whose
-    draws Black wins; a wall put instead of a move, on the edge or beside a wall; arrows shot as a
-    knight; a duck beside atomic captures; drops that must come first)."""
+    draws Black wins; atomic captures; shogi-style promotion with drops; a wall put instead of a move,
+    on the edge or beside a wall; arrows shot as a knight; a duck beside atomic captures; drops that
+    must come first)."""
     from test_fairy_ini import FSF_FILE, quiet_load
     text = FSF_FILE.read_text()
     sf.load_variant_config(text)

@@ -75,7 +75,9 @@ PLAYED = {
     "nMoveRuleTypesWhite", "nMoveRuleTypesBlack", "chess960", "dropChecks", "flyingGeneral",
     *FLAG_KEYS, "checkCounting", "mustCapture", *CONNECT_KEYS, "nFoldValue", "nFoldValueAbsolute",
     "stalematePieceCount", "materialCounting", "perpetualCheckIllegal", "blastOnCapture", "blastImmuneTypes",
-    "mutuallyImmuneTypes", "extinctionPseudoRoyal", "wallingRule", "wallOrMove", "mustDrop", "mustDropType",
+    "mutuallyImmuneTypes", "extinctionPseudoRoyal", "promotedPieceType", "mandatoryPiecePromotion",
+    "dropNoDoubled", "dropNoDoubledCount", "shogiPawnDropMateIllegal", "wallingRule", "wallOrMove", "mustDrop",
+    "mustDropType",
 }
 # Keys for GUIs and Fairy-Stockfish's own search: accepted, no rule.
 DISPLAY = {"variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"}
@@ -86,20 +88,19 @@ SCORING = {"countingRule": "none", "adjudicateFullBoard": "false", "moveRepetiti
            "chasingRule": "none"}
 # Keys of rules morphchess does not play, with the value that leaves the rule off.
 REFUSED = {
-    "twoBoards": "false", "sittuyinPromotion": "false", "promotionLimit": "", "promotedPieceType": "",
-    "piecePromotionOnCapture": "false", "mandatoryPiecePromotion": "false", "pieceDemotion": "false",
+    "twoBoards": "false", "sittuyinPromotion": "false", "promotionLimit": "",
+    "piecePromotionOnCapture": "false", "pieceDemotion": "false",
     "petrifyOnCaptureTypes": "-",
     "petrifyBlastPieces": "false", "tripleStepRegionWhite": "-", "tripleStepRegionBlack": "-",
     "castlingDroppedPiece": "false", "oppositeCastling": "false",
     "enclosingDrop": "none", "enclosingDropStart": "-", "dropRegionWhite": "",
     "dropRegionBlack": "", "whiteDropRegion": "", "blackDropRegion": "", "sittuyinRookDrop": "false",
-    "dropOppositeColoredBishop": "false", "dropPromoted": "false", "dropNoDoubled": "-",
-    "dropNoDoubledCount": "1", "gating": "false", "wallingRegionWhite": "",
+    "dropOppositeColoredBishop": "false", "dropPromoted": "false", "gating": "false", "wallingRegionWhite": "",
     "wallingRegionBlack": "", "wallingRegion": "", "seirawanGating": "false",
     "cambodianMoves": "false", "diagonalLines": "-", "pass": "false", "passWhite": "false", "passBlack": "false",
     "passOnStalemate": "false", "passOnStalemateWhite": "false", "passOnStalemateBlack": "false",
     "makpongRule": "false", "soldierPromotionRank": "1", "flipEnclosedPieces": "none",
-    "shogiPawnDropMateIllegal": "false", "shatarMateRule": "false", "bikjangRule": "false",
+    "shatarMateRule": "false", "bikjangRule": "false",
     "dupleCheck": "false", "castlingWins": "-", "dropOnTop": "false",
 }
 KEYS = PLAYED | DISPLAY | set(SCORING) | set(REFUSED)
@@ -199,6 +200,7 @@ class _Rules:
     keys: dict[str, str] = field(default_factory=dict)
     sets: dict[str, list[str]] = field(default_factory=dict)  # piece-set keys as piece keys
     origin: dict[str, str] = field(default_factory=dict)  # key -> section that set it
+    promoted: dict[str, str] = field(default_factory=dict)  # promotedPieceType: piece key -> its promoted key
 
     def piece_of(self, letter: str) -> str | None:
         return next((k for k, (c, _) in self.pieces.items() if c == letter.lower()), None)
@@ -271,7 +273,24 @@ def _apply(r: _Rules, s: Section) -> None:
         r.origin[key] = s.name
         if key in _SETS:
             r.sets[_set_name(key)] = _piece_set(r, value, s, key)
+        if key == "promotedPieceType":
+            r.promoted.update(_promoted_pairs(r, value, s))
         r.keys[key] = value
+
+
+def _promoted_pairs(r: _Rules, value: str, s: Section) -> dict[str, str]:
+    """promotedPieceType's ``p:g s:g`` pairs as piece keys (``p:-``: no promotion, ""); laid over the
+    parent's pairs, as Fairy-Stockfish does."""
+    out = {}
+    for pair in value.split():
+        m = re.fullmatch(r"([A-Za-z]):([A-Za-z-])", pair)
+        base = m and r.piece_of(m[1])
+        target = m and ("" if m[2] == "-" else r.piece_of(m[2]))
+        if not m or base is None or target is None:
+            raise VariantError(f"[{s.name}] promotedPieceType = {cut(value)}: {pair[:20]!r} is not 'letter:letter' "
+                               "of two pieces")
+        out[base] = target
+    return out
 
 
 def _set_name(key: str) -> str:
@@ -367,9 +386,9 @@ class _Out:
     connection: Connection | None = None
     connect_letters: list[str] = field(default_factory=list)
     walls: dict[str, Any] = field(default_factory=dict)  # Variant.walling and wall_or_move
-    must_drop: str | None = None  # Variant.must_drop as a letter ("": any type)
-    # capture rules as Variant fields with types as letters: blast, blast_immune, blast_spared, mutually_immune
-    captures: dict[str, Any] = field(default_factory=dict)
+    # rules as Variant fields, a type as its letter (a list of letters for several): blast, blast_immune,
+    # blast_spared, mutually_immune, offset_either_end, offset_forced, immobility_illegal, no_doubled, ...
+    fields: dict[str, Any] = field(default_factory=dict)
 
 
 def _refuse(name: str, r: _Rules, key: str, why: str) -> VariantError:
@@ -492,7 +511,7 @@ def _unsaid(out: _Out) -> list[str]:
             "perpetualCheckIllegal": losing.get("perpetual_check_loses", False),
             "materialCounting": losing.get("material_counting") is not None}
     captures = [key for key, field in (("blastOnCapture", "blast"), ("mutuallyImmuneTypes", "mutually_immune"))
-                if out.captures.get(field)]
+                if out.fields.get(field)]
     return ([f"{key}: a win condition of Fairy-Stockfish's that ID text cannot say" for key, on in said.items() if on]
             + [f"{key}: a capture rule of Fairy-Stockfish's that ID text cannot say" for key in captures])
 
@@ -508,10 +527,12 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.check_counts = out.check_counts
     for key, value in {**out.flag, **out.losing, **out.walls}.items():
         setattr(variant, key, value)
-    for key, value in out.captures.items():
-        setattr(variant, key, value if key == "blast" else tuple(variant.type_by_letter(c).index for c in value))
-    if out.must_drop is not None:
-        variant.must_drop = variant.type_by_letter(out.must_drop).index if out.must_drop else 0
+    for key, value in out.fields.items():
+        if isinstance(value, list):
+            value = tuple(variant.type_by_letter(c).index for c in value)
+        elif isinstance(value, str):
+            value = variant.type_by_letter(value).index
+        setattr(variant, key, value)
     if out.connection is not None:
         variant.connection = out.connection._replace(
             types=frozenset(variant.type_by_letter(c).index for c in out.connect_letters))
@@ -554,19 +575,30 @@ def _translate(name: str, r: _Rules) -> _Out:
             raise _refuse(name, r, key, f"the {key} {_SPECIAL_PIECES[key]}, which morphchess does not play")
     pawns = [k for k in r.sets["promotionPawnTypes"] if k in r.pieces]
     zone = _promotion_zone(name, r) if pawns else 0
+    promoted = _promoted(name, r, bool(pawns and zone))
+    zone = zone or (_promotion_zone(name, r) if promoted else 0)
+    promoted = promoted if zone else {}
     choices = [k for k in r.sets["promotionPieceTypes"] if k in r.pieces]
     if pawns and zone and not choices:
         raise _refuse(name, r, "promotionPieceTypes", "pawns that reach the zone must promote, but to nothing")
     royal = "king" if "king" in r.pieces else None
-    order = pawns + [k for k in r.pieces if k not in pawns and k != royal] + ([royal] if royal else [])
+    order = pawns + list(promoted) + [k for k in r.pieces if k not in pawns and k not in promoted and k != royal]
+    order += [royal] if royal else []
     letters = {k: r.pieces[k][0].upper() for k in order}
+    letters.update({"+" + k: "+" + letters[k] for k in promoted})
     p = out.params
     p.update(files=str(r.files), ranks=str(r.ranks), symmetry="none")
     if zone and pawns:
         p.update(promoZone=str(zone), promoChoice="".join(letters[k] for k in choices), maxPromote=str(len(pawns)))
         out.promo_forced = zone > 1 and _bool(r, "mandatoryPawnPromotion", True)
+    elif promoted:
+        p.update(promoZone=str(zone), promoChoice="+", maxPromote=str(len(promoted)), promoOffset=str(len(order)))
+        out.fields.update(offset_either_end=True, offset_forced=_bool(r, "mandatoryPiecePromotion", False))
     else:
         p.update(maxPromote="0", promoChoice="+")
+    out.fields["immobility_illegal"] = _bool(r, "immobilityIllegal", False)
+    if not out.fields["immobility_illegal"]:  # Fairy-Stockfish keeps only its pawns off such squares
+        out.fields["stuck_drops"] = [letters[k] for k in order if k != "pawn"]
     p["royal"] = letters[royal] if royal else "0"  # royal=0: no royal type (the ID's default is the last)
     _end_rules(name, r, out, letters)
     _blasts(r, out, letters)
@@ -590,12 +622,16 @@ def _translate(name: str, r: _Rules) -> _Out:
     _drops(name, r, out, start)
     _zones(name, r, out, letters)
     moves = _moves(name, r, start, out)
+    _drop_rules(name, r, out, letters)
     for k in order:
         white = [sq for sq, c in sorted(start.board.items()) if c == letters[k]]
         black = [sq for sq, c in sorted(start.board.items()) if c == letters[k].lower()]
         squares = ",".join(_sq(r, s) for s in white) + ",," * bool(black) + ",".join(_sq(r, s) for s in black)
         hand = f"{start.hands[0].get(letters[k].lower(), 0)},{start.hands[1].get(letters[k].lower(), 0)}"
         out.lines.append(f"{k}:{letters[k]}:{moves[k]}:{k}:{squares}:{hand}")
+    for k, target in promoted.items():  # types promoOffset after their own: they move as their targets
+        type_name = "promoted" + k[0].upper() + k[1:]  # an ID name: no spaces
+        out.lines.append(f"{type_name}:+{letters[k]}:{moves[target]}:{type_name}::0,0")
     return out
 
 
@@ -614,15 +650,44 @@ def _walls(name: str, r: _Rules, out: _Out) -> None:
     out.walls.update(walling=rule, wall_or_move=or_move)
 
 
+def _promoted(name: str, r: _Rules, chess_style: bool) -> dict[str, str]:
+    """promotedPieceType of the pieces in the game: {piece key: the key of the type it promotes to}.
+    Played as the ID's promoOffset: each promoting type gets a type of its own for its promoted
+    pieces (letter ``+`` and its own, as Fairy-Stockfish writes them), moving as the target."""
+    promoted = {k: t for k, t in r.promoted.items() if k in r.pieces and t in r.pieces}
+    if not promoted:
+        return {}
+    if chess_style:
+        raise _refuse(name, r, "promotedPieceType", "shogi-style promotion beside the pawns' chess-style promotion")
+    if set(promoted) & set(promoted.values()):
+        raise _refuse(name, r, "promotedPieceType", "a piece promotes to a type that promotes again")
+    if _bool(r, "capturesToHand", False) and _bool(r, "dropLoop", False):
+        raise _refuse(name, r, "dropLoop", "a captured promoted piece goes to the hand as its promoted type, "
+                                           "which morphchess keeps apart from the pieces that start so")
+    return promoted
+
+
+def _drop_rules(name: str, r: _Rules, out: _Out, letters: dict[str, str]) -> None:
+    """dropNoDoubled (with dropNoDoubledCount) and shogiPawnDropMateIllegal."""
+    doubled = r.keys.get("dropNoDoubled", "-").strip()
+    key = r.piece_of(doubled) if doubled != "-" else None
+    if key in letters:
+        out.fields["no_doubled"] = letters[key]
+        out.fields["no_doubled_count"] = _number(r.keys.get("dropNoDoubledCount", "1"),
+                                                 Section(name, "", {}, "", 0), "dropNoDoubledCount")
+    if _bool(r, "shogiPawnDropMateIllegal", False) and "shogiPawn" in letters:
+        out.fields["drop_mate_loses"] = letters["shogiPawn"]
+
+
 def _blasts(r: _Rules, out: _Out, letters: dict[str, str]) -> None:
     """Atomic captures (``blastOnCapture``, ``blastImmuneTypes``; Fairy-Stockfish's pawns survive a
     blast beside them) and ``mutuallyImmuneTypes``."""
     mutual = [letters[k] for k in r.sets.get("mutuallyImmuneTypes", []) if k in letters]
     if mutual:
-        out.captures["mutually_immune"] = mutual
+        out.fields["mutually_immune"] = mutual
     if _bool(r, "blastOnCapture", False):
-        out.captures.update(blast=True, blast_spared=[letters["pawn"]] if "pawn" in letters else [],
-                            blast_immune=[letters[k] for k in r.sets.get("blastImmuneTypes", []) if k in letters])
+        out.fields.update(blast=True, blast_spared=[letters["pawn"]] if "pawn" in letters else [],
+                          blast_immune=[letters[k] for k in r.sets.get("blastImmuneTypes", []) if k in letters])
 
 
 def _pseudo_royal(name: str, r: _Rules, out: _Out, start: _Start, letters: dict[str, str]) -> str | None:
@@ -647,7 +712,7 @@ def _pseudo_royal(name: str, r: _Rules, out: _Out, start: _Start, letters: dict[
                                                         "side has at most one piece of it, and never gains one")
     p = out.params
     p["royal"] = "".join(dict.fromkeys((p["royal"] if p["royal"] != "0" else "") + "".join(letters[k] for k in types)))
-    if not out.captures.get("blast"):
+    if not out.fields.get("blast"):
         p.pop("extinction", None)
     return types[0]
 
@@ -714,6 +779,9 @@ def _moves(name: str, r: _Rules, start: _Start, out: _Out) -> dict[str, str]:
         if (lost := without_lame_leaps(moves)[1]) and key in CUSTOM:
             raise _refuse(name, r, key, f"the lame leap {' '.join(lost)}: Fairy-Stockfish makes only the D, A and N "
                                         "leaps lame and gives this one no move")
+        if key in CUSTOM and (ranged := re.search(r"[a-z]*[pg][a-z]*[A-Z][0-9]+", moves)):
+            raise _refuse(name, r, key, f"the hopper {ranged[0]} with a range: Fairy-Stockfish counts it to the "
+                                        "landing square, morphchess to the hurdle")
         moves_of[key] = moves
     king_key = (r.sets.get("castlingKingPiece") or ["king"])[0]
     if _bool(r, "castling", True) and king_key in r.pieces:
@@ -849,10 +917,12 @@ def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:
             raise _refuse(name, r, "mustDrop", "drops that must come first, but pieceDrops is false")
         return
     if to_hand:
-        if not _bool(r, "dropLoop", False):
+        chess_style = out.params.get("maxPromote", "0") != "0" and out.params.get("promoChoice") != "+"
+        if not _bool(r, "dropLoop", False) and chess_style:
             raise _refuse(name, r, "capturesToHand", "a captured promoted piece goes to the hand as a pawn "
                                                      "(dropLoop = false); morphchess keeps it as it is")
-        out.params["holdingsType"] = "-2"
+        # shogi style: a captured promoted piece goes to the hand as the type it promoted from
+        out.params["holdingsType"] = "-1" if "promoOffset" in out.params and not _bool(r, "dropLoop", False) else "-2"
     elif not any(start.hands):
         return
     out.drops = True
@@ -862,7 +932,8 @@ def _drops(name: str, r: _Rules, out: _Out, start: _Start) -> None:
     if pawn_in_hand and "pawn" in r.pieces and not _bool(r, "firstRankPawnDrops", False):
         raise _refuse(name, r, "firstRankPawnDrops", "morphchess drops a pawn wherever it can move from, "
                                                      "the first rank too")
-    if pawn_in_hand and int(out.params.get("promoZone", "1")) > 1 and not _bool(r, "promotionZonePawnDrops", False):
+    if (pawn_in_hand and "pawn" in r.pieces and int(out.params.get("promoZone", "1")) > 1
+            and not _bool(r, "promotionZonePawnDrops", False)):
         raise _refuse(name, r, "promotionZonePawnDrops", "morphchess drops pawns in a deep promotion zone")
 
 
@@ -870,9 +941,9 @@ def _must_drop(name: str, r: _Rules, out: _Out) -> None:
     """mustDrop and mustDropType (Variant.must_drop)."""
     kind = r.keys.get("mustDropType", "*").strip()
     if kind == "*":
-        out.must_drop = ""
+        out.fields["must_drop"] = 0
     elif kind.lower() in [letter for letter, _betza in r.pieces.values()]:
-        out.must_drop = kind.upper()
+        out.fields["must_drop"] = kind.upper()
     else:
         raise _refuse(name, r, "mustDropType", "not the letter of a piece of the game, nor *")
 

@@ -315,6 +315,8 @@ def _fields(fen: str) -> list[str]:
         raise FenError("empty position text")
     if len(fields) > 6:
         raise FenError(f"position text has {len(fields)} fields, at most 6 are expected")
+    if len(fields) == 4 and all(_COUNTER.fullmatch(f) for f in fields[2:]):  # Fairy-Stockfish's shogi: no
+        fields[2:2] = ["-", "-"]                                              # castling, no en passant
     return fields + ["w", "-", "-", "0", "1"][len(fields) - 1:]
 
 
@@ -414,7 +416,7 @@ def _square(variant: Variant, name: str, where: str) -> int:
 # -- coordinate move text ------------------------------------------------------
 _SQ = r"[a-z][1-9][0-9]{0,2}"  # a square: ASCII digits, no leading zero
 _LEG = rf"{_SQ}-?{_SQ}"
-_COORD = re.compile(rf"(?P<legs>{_LEG}(?:,{_LEG})*)(?P<suffix>[a-z]?)")
+_COORD = re.compile(rf"(?P<legs>{_LEG}(?:,{_LEG})*)(?P<suffix>[a-z+]?)")
 _DROP = re.compile(rf"(\+?[a-z])@({_SQ})")
 _SQUARE = re.compile(_SQ)
 _COUNTER = re.compile(r"[0-9]{1,9}")
@@ -460,8 +462,14 @@ def coord_text(v: Variant, mover: int, m: Move) -> str:
     squares = (m.origin, *_text_stops(m), text_target(v.tables, m))
     text = ",".join(v.square_name(a) + v.square_name(b) for a, b in zip(squares, squares[1:]))
     if mover_chose(v.tables, mover, m):
-        text += v.tables.letter[m.piece].lower()
+        text += _suffix(v.tables.letter[m.piece])
     return text
+
+
+def _suffix(letter: str) -> str:
+    """The letter coordinate text gives a new type: ``+`` for a promoted type (``+P``), as
+    Fairy-Stockfish and XBoard write a shogi-style promotion, else the letter in lower case."""
+    return "+" if letter.startswith("+") else letter.lower()
 
 
 def _text_stops(m: Move) -> tuple:
@@ -509,13 +517,13 @@ def parse_coord(pos: Position, text: str, legal: list | None = None) -> Move:
         raise MoveError(f"illegal move {quote(text)}")
     suffix = m["suffix"]
     if suffix:
-        chosen = [mv for mv in cands if is_choice(pos, mv) and pos.t.letter[mv.piece].lower() == suffix]
+        chosen = [mv for mv in cands if is_choice(pos, mv) and _suffix(pos.t.letter[mv.piece]) == suffix]
         if not chosen:
             raise MoveError(f"illegal move {quote(text)}: {suffix!r} is not a choice here")
         return chosen[0]
     plain = [mv for mv in cands if not is_choice(pos, mv)]
     if not plain:
-        options = ", ".join(sorted({pos.t.letter[mv.piece].lower() for mv in cands}))
+        options = ", ".join(sorted({_suffix(pos.t.letter[mv.piece]) for mv in cands}))
         raise MoveError(f"move {quote(text)} needs the new piece's letter, one of: {options}")
     return plain[0]
 

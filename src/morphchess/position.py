@@ -511,6 +511,9 @@ class Position:
         if quiet_from is None and t.drops_allowed:
             for ti, n in enumerate(self.hands[us]):
                 if n:
+                    if t.no_doubled and ti * 4 == t.no_doubled:
+                        self._undoubled_drops(ti * 4 + us, out)
+                        continue
                     for to, ms in t.drop_moves(ti * 4 + us):
                         if not b[to]:
                             out += ms
@@ -588,6 +591,20 @@ class Position:
         out += [to for to, blockers, can_move, _c, _e, _ms in specials
                 if can_move and not b[to] and not any(b[x] for x in blockers)]
         return list(dict.fromkeys(out))
+
+    def _undoubled_drops(self, c: int, out: list) -> None:
+        """The drops of code ``c`` under dropNoDoubled: none on a file where the side has
+        :attr:`Variant.no_doubled_count` pieces of the code already."""
+        b = self.board
+        F = self.t.files
+        most = self.variant.no_doubled_count
+        counts = [0] * F
+        for sq, p in enumerate(b):
+            if p | 2 == c | 2:
+                counts[sq % F] += 1
+        for to, ms in self.t.drop_moves(c):
+            if not b[to] and counts[to % F] < most:
+                out += ms
 
     def _walk_rules(self, moves: list, quiet: bool) -> list:
         """The walk's rare rules: castling of kings that are not royal (with ``quiet``), and the
@@ -1383,6 +1400,8 @@ class Position:
                 return bare
         if not legal:
             if self.in_check():
+                if v.drop_mate_loses and self._drop_mated():
+                    return Outcome("pawn-drop mate", us)
                 return Outcome("checkmate", us if v.checkmate_wins else them)
             return self._scored("stalemate", self._stalemate_value())
         if v.fifty_moves and self.halfmove >= 2 * v.fifty_moves:
@@ -1396,6 +1415,12 @@ class Position:
                 and v.kings_only_draw() and not any(self.guarded(c) != self.royals[c] for c in (WHITE, BLACK))):
             return Outcome("insufficient material", None)  # a successor beside a royal piece may mate
         return None
+
+    def _drop_mated(self) -> bool:
+        """shogiPawnDropMateIllegal: was the mating move a drop of a piece of the type
+        :attr:`Variant.drop_mate_loses` (which loses the game for the dropper)?"""
+        last = self._stack[-1].move if self._stack else None
+        return last is not None and last[3] is DROP and last[2] >> 2 == self.variant.drop_mate_loses
 
     def _scored(self, termination: str, value: int) -> Outcome:
         """The outcome worth ``value`` to the side to move (1 won, -1 lost, 0 drawn); a draw goes to

@@ -316,11 +316,21 @@ class Tables:
         moves = tuple(Move(sq, to, new, kind, extra) for new in self.becomes(c, to))
         if self._hand_promotions and self.promo[c]:
             self.from_hand.update(m for m in moves if m.piece >> 2 in self._hand_promotions and m.piece >> 2 != c >> 2)
+        if self._variant.immobility_illegal and kind is Kind.NORMAL:
+            moves = tuple(m for m in moves if m.piece >> 2 != c >> 2 or self._mobile(c, to))
         if self._offset_types[c >> 2]:
             promoted = self._offset(c, sq, to, kind, extra)
             if promoted:
-                moves += promoted
+                forced = self._variant.offset_forced and promoted[0] not in self.capture_only
+                moves = (() if forced else moves) + promoted
         return moves
+
+    def _mobile(self, c: int, sq: int) -> bool:
+        """Has a piece of code ``c`` on ``sq`` a move on an empty board (immobilityIllegal)?"""
+        t = self._types[(c >> 2) - 1]
+        sign = 1 if c & 1 == WHITE else -1
+        return (bool(t.moves.hops or t.moves.paths)
+                or any(self._ray(sq, s.dx * sign, s.dy * sign, 1) for s in t.moves.steps if not s.initial))
 
     def _offset(self, c: int, sq: int, to: int, kind: Kind, extra: tuple) -> tuple:
         """The shogi style promotion (``promoOffset``) of a move, if the variant offers one."""
@@ -543,6 +553,7 @@ class Tables:
         (:meth:`Variant.to_hand`, :attr:`Variant.drops`)."""
         self.to_hand = v.holdings_type != 0
         self.drops_allowed = v.drops
+        self.no_doubled = code(v.no_doubled, WHITE) if v.no_doubled else 0  # Position._undoubled_drops
         # per code: (hand colour, type index) a captured piece of that code joins, or None
         self.hand_of: list = [None] * self.ncodes
         for c in range(self.ncodes):
@@ -561,7 +572,8 @@ class Tables:
 
     def drop_moves(self, c: int) -> tuple:
         """``(square, moves)`` where a piece of (moved) code ``c`` may be dropped: every square that
-        is not a hole and from which it has a move on an empty board.  A type with initial moves
+        is not a hole and from which it has a move on an empty board (any one for the types of
+        :attr:`Variant.stuck_drops`).  A type with initial moves
         is dropped unmoved on the squares where it starts (a pawn dropped on its second rank may
         step twice), as XBoard reads ``i``: a piece on its start square; with an initial region
         (:meth:`Variant.fresh_on`) on the squares of the region."""
@@ -571,7 +583,8 @@ class Tables:
             for sq in range(self.size):
                 fresh = self._variant.fresh_on(self.type_of[c], c & 1, sq)
                 new = c | 2 if self.has_initial[c | 2] and (fresh or fresh is None and (sq, c) in self._starts) else c
-                if sq not in self.holes and sq not in self.barred[c] and any(self.moves[new][sq][:4]):
+                stuck = self.type_of[c] in self._variant.stuck_drops
+                if sq not in self.holes and sq not in self.barred[c] and (stuck or any(self.moves[new][sq][:4])):
                     out.append((sq, (Move(sq, sq, new, Kind.DROP),)))
             drops = self._drops[c] = tuple(out)
         return drops

@@ -100,6 +100,21 @@ class Variant(_Freezable):
     holdings_type: int = 0
     captures_to_hand: bool = False
     promo_offset: int = 0  # shogi style: type n (n <= max_promote) promotes to type n + promo_offset
+    # Fairy-Stockfish's shogi style (promotedPieceType): a move that starts or ends in the zone may
+    # promote, with or without hands (offset_either_end); with offset_forced it must
+    # (mandatoryPiecePromotion); with immobility_illegal no move that keeps the type leaves a piece
+    # where it has no move (immobilityIllegal)
+    offset_either_end: bool = False
+    offset_forced: bool = False
+    immobility_illegal: bool = False
+    # Drop rules (Fairy-Stockfish's dropNoDoubled, dropNoDoubledCount, shogiPawnDropMateIllegal): a
+    # piece of type no_doubled (0: none) is not dropped on a file where no_doubled_count of its side's
+    # stand; a checkmate by dropping a piece of type drop_mate_loses (0: none) loses for the dropper
+    no_doubled: int = 0
+    no_doubled_count: int = 1
+    drop_mate_loses: int = 0
+    # types dropped also where they have no move (Fairy-Stockfish without immobilityIllegal, but its pawns)
+    stuck_drops: Sequence[int] = ()
     promo_limits: Mapping[int, PromoLimit] = field(default_factory=dict)
     # promotion is forced in the whole zone unless the own type is a choice, as the ID makes it;
     # Fairy-Stockfish's optional zones (mandatoryPawnPromotion = false) force it on the last rank only
@@ -266,7 +281,7 @@ class Variant(_Freezable):
         if self.promo_zone == 0:
             return new if captures else None
         enter, leave = self.in_zone(colour, target), self.in_zone(colour, origin)
-        if self.holdings_type:
+        if self.holdings_type or self.offset_either_end:
             return new if enter or leave else None
         return new if (captures if leave else enter) else None
 
@@ -342,7 +357,7 @@ class Variant(_Freezable):
             promo_limits=MappingProxyType(dict(self.promo_limits)), shuffle=tuple(self.shuffle),
             transforms=tuple(tuple(g) for g in self.transforms), warnings=tuple(self.warnings),
             blast_immune=tuple(self.blast_immune), blast_spared=tuple(self.blast_spared),
-            mutually_immune=tuple(self.mutually_immune),
+            mutually_immune=tuple(self.mutually_immune), stuck_drops=tuple(self.stuck_drops),
             setups=MappingProxyType({k: MappingProxyType(dict(p)) for k, p in self.setups.items()}),
             params=MappingProxyType(dict(self.params)), _derived={},
             barred=MappingProxyType({k: frozenset(v) for k, v in self.barred.items()}))

@@ -35,10 +35,11 @@ its configuration (:mod:`.config`) gives it its own.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from array import array
+from collections.abc import Mapping, Sequence
 
 from ..betza import leap_path
-from ..pieces import colour_of, type_of
+from ..pieces import colour_of
 from ..position import Position
 from ..variant import BLACK, WHITE, Variant
 from .config import TERMS, EngineConfig, changes_shape, config_for
@@ -60,9 +61,9 @@ NEAR = GUARDED - 1     # the part of a sum of marks that counts squares next to 
 ATTACK_UNITS = 12      # king attack: squares next to royal pieces counted at most
 
 
-def _within(files: int, ranks: int, d: int) -> list[frozenset[int]]:
+def _within(files: int, ranks: int, d: int) -> list[tuple[int, ...]]:
     """Per square the squares at most ``d`` files and ``d`` ranks away, itself included."""
-    return [frozenset(y * files + x for y in range(max(0, sq // files - d), min(ranks, sq // files + d + 1))
+    return [tuple(y * files + x for y in range(max(0, sq // files - d), min(ranks, sq // files + d + 1))
                       for x in range(max(0, sq % files - d), min(files, sq % files + d + 1)))
             for sq in range(files * ranks)]
 
@@ -168,8 +169,8 @@ class EvalTables:
         whether its type is colour-bound, and a royal row's endgame table less its middlegame one."""
         t = variant.tables
         self.royal = [bool(t.valid[c] and t.royal[c]) for c in range(n)]
-        self.phase_value = [0 if not t.valid[c] or self.royal[c] or self.pawnlike[c] else self.value[c]
-                            for c in range(n)]
+        self.phase_value = array("i", [0 if not t.valid[c] or self.royal[c] or self.pawnlike[c] else self.value[c]
+                                       for c in range(n)])
         board = Position(variant).board
         start = sum(self.phase_value[p] for p in board if p)
         self.phase_start = start or 1
@@ -180,12 +181,16 @@ class EvalTables:
                 steps = ty.moves.steps
                 self.bound[c] = bool(steps) and not ty.morph and all((s.dx + s.dy) % 2 == 0 for s in steps)
         self.pawn_cache: dict = {}
-        self.kind = [PAWN if self.pawnlike[c] else ROYAL if self.royal[c] else BOUND if self.bound[c] else PIECE
-                     for c in range(n)]
-        self.colour = [colour_of(c) for c in range(n)]
-        self.type_colour = [(type_of(c), colour_of(c)) for c in range(n)]  # what a pair of bound pieces shares
+        self.kind = array("i", [PAWN if self.pawnlike[c] else ROYAL if self.royal[c] else BOUND if self.bound[c]
+                                else PIECE for c in range(n)])
+        self.colour = array("i", [colour_of(c) for c in range(n)])
+        # per bound code one bit for its type and colour (what a pair shares), and the bits of White's
+        self.pair_bit = [1 << (c & ~2) if self.bound[c] else 0 for c in range(n)]
+        self.white_pairs = 0
+        for c in range(0, n, 2):  # White's codes
+            self.white_pairs |= self.pair_bit[c]
         F, R = variant.files, variant.ranks
-        self.square_colour = [(sq % F + sq // F) & 1 for sq in range(F * R)]
+        self.square_colour = array("i", [(sq % F + sq // F) & 1 for sq in range(F * R)])
         self.centre_distance = [round(max(abs(2 * (sq % F) - F + 1), abs(2 * (sq // F) - R + 1)) / 2)
                                 for sq in range(F * R)]
         self.zone = _within(F, R, 2)
@@ -230,10 +235,10 @@ class EvalTables:
                     out[c] = 8 / (mobility(variant, ty) + 4)
         return out
 
-    def set_mobility(self, weight: list[float], unsafe: list[float]) -> None:
+    def set_mobility(self, weight: Sequence[float], unsafe: Sequence[float]) -> None:
         """Per code the worth of a reachable square, and of one an enemy pawn-like piece attacks."""
-        self.mobility_weight, self.mobility_unsafe = weight, unsafe
-        self.unsafe_apart = unsafe != weight  # only then does mobility look for the pawns' squares
+        self.mobility_weight, self.mobility_unsafe = array("d", weight), array("d", unsafe)
+        self.unsafe_apart = list(unsafe) != list(weight)  # only then does mobility look for the pawns' squares
 
     def mobility(self, pos: Position) -> tuple[float, list[int], list[int]]:
         """Squares the pieces (not pawn-like or royal) reach, empty or enemy, by leaps and slides
@@ -241,8 +246,8 @@ class EvalTables:
         the type's ``mobility_types`` multiplier, or where an enemy pawn-like piece attacks the square by
         ``mobility_unsafe`` instead (White positive); and per colour how many of those squares lie next to
         the other side's royal pieces and how many pieces reach one."""
-        weight, unsafe, colour = self.mobility_weight, self.mobility_unsafe, self.colour
-        board = pos.board
+        weight, unsafe, colour, kind = self.mobility_weight, self.mobility_unsafe, self.colour, self.kind
+        board = pos._b
         size = len(board)
         marks = ([0] * size, [0] * size)  # per colour and square: 1 next to an enemy royal, + GUARDED
         for side in (0, 1):
@@ -251,15 +256,16 @@ class EvalTables:
                 for s in self.ring[r]:
                     mark[s] = 1
         if self.unsafe_apart:
-            for sq in range(len(board)):
+            for sq in range(size):
                 p = board[sq]
-                if p and self.pawnlike[p]:
+                if p and kind[p] == PAWN:
                     mark = marks[colour[p] ^ 1]
                     for s in self.pawn_attacks[p][sq]:
                         mark[s] |= GUARDED
-        units, attackers = [0, 0], [0, 0]
+        units = [0, 0]
+        attackers = [0, 0]
         score = 0.0
-        for sq in range(len(board)):
+        for sq in range(size):
             p = board[sq]
             if p and (weight[p] or unsafe[p]):
                 mine = colour[p]
@@ -305,87 +311,99 @@ class EvalTables:
         pv = self.phase_value
         return min(1.0, sum(pv[p] for p in board if p) / self.phase_start)
 
-    def dynamic(self, board: list[int], root_phase: bool = False) -> int:
+    def dynamic(self, board: Sequence[int], root_phase: bool = False) -> int:
         """The terms of :data:`TERMS` for a board, White positive, weighted by the node's phase (see the
         module doc); with ``root_phase`` the royal tables stay the ones the search started with."""
         w = self.term_values
-        files, ranks = self.variant.files, self.variant.ranks
-        kind, pv, side_of, colour_of_square = self.kind, self.phase_value, self.colour, self.square_colour
-        pawns: tuple[list, list] = ([], [])
-        royals: tuple[list, list] = ([], [])
-        pieces: tuple[list, list] = ([], [])
-        colours: dict = {}
+        kind, pv, side_of, pair_bit = self.kind, self.phase_value, self.colour, self.pair_bit
+        size = len(board)
+        pawns = bytearray(size)  # per square 1 for a White pawn-like piece, 2 for a Black one
+        royals = []              # squares of royal pieces, in board order
+        light = dark = 0         # the pair bits of the bound pieces on each colour of square
         heavy = 0
-        for sq in range(len(board)):
+        for sq in range(size):
             p = board[sq]
             if p:
                 k = kind[p]
                 if k == PAWN:
-                    pawns[side_of[p]].append(sq)
+                    pawns[sq] = 1 + side_of[p]
                 elif k == ROYAL:
-                    royals[side_of[p]].append((sq, p))
+                    royals.append(sq)
                 else:
-                    pieces[side_of[p]].append(sq)
                     heavy += pv[p]
                     if k == BOUND:
-                        colours.setdefault(self.type_colour[p], set()).add(colour_of_square[sq])
+                        if self.square_colour[sq]:
+                            dark |= pair_bit[p]
+                        else:
+                            light |= pair_bit[p]
         phase = min(1.0, heavy / self.phase_start)
-        key = (tuple(pawns[0]), tuple(pawns[1]))
-        cached = self.pawn_cache.get(key)
-        if cached is None:
-            if len(self.pawn_cache) >= PAWN_CACHE:
-                self.pawn_cache.clear()
-            cached = self.pawn_cache[key] = self._pawn_structure(pawns, files, ranks)
-        mg, eg = cached
+        mg, eg = self._pawn_terms(bytes(pawns))
         attackers, shelters = w["royal_attackers"], w["royal_shelter"]
         for colour in (0, 1):
-            if not royals[colour]:
-                continue
             sign = 1 if colour == 0 else -1
-            front = self.front[colour]
-            own = pawns[colour]
-            for sq, _p in royals[colour]:
-                near = _count_in(pieces[colour ^ 1], self.zone[sq])
-                shelter = _count_in(front[sq], own)
-                mg += sign * (attackers * near + shelters * shelter)
-        pairs = 0
-        for (_type, side), seen in colours.items():
-            if len(seen) == 2:
-                pairs += 1 if side == WHITE else -1
+            for sq in royals:
+                if side_of[board[sq]] == colour:
+                    near = self._near_pieces(board, sq, colour ^ 1)
+                    shelter = _count_marked(self.front[colour][sq], pawns, 1 + colour)
+                    mg += sign * (attackers * near + shelters * shelter)
+        both = light & dark
+        pairs = (both & self.white_pairs).bit_count() - (both & ~self.white_pairs).bit_count()
         if self.square_eg is not None:
             eg += _table_sum(self.square_eg, board)
         score = phase * mg + (1 - phase) * eg + w["pair"] * pairs
         if w["taper"] and not root_phase:
             for colour in (0, 1):
-                for sq, p in royals[colour]:
-                    score += (1 - phase) * self.royal_eg[p][sq]
+                for sq in royals:
+                    p = board[sq]
+                    if side_of[p] == colour:
+                        score += (1 - phase) * self.royal_eg[p][sq]
         return round(score)
 
-    def _pawn_structure(self, pawns: tuple[list, list], files: int, ranks: int) -> tuple[float, float]:
-        """Middlegame and endgame score (White positive) of the pawn-like pieces: passed (by progress
-        squared), doubled, isolated, supported."""
+    def _near_pieces(self, board: Sequence[int], sq: int, them: int) -> int:
+        """How many pieces of ``them`` (not pawn-like or royal) stand at most two files and ranks from ``sq``."""
+        kind, side_of = self.kind, self.colour
+        n = 0
+        for s in self.zone[sq]:
+            p = board[s]
+            if p and kind[p] >= PIECE and side_of[p] == them:
+                n += 1
+        return n
+
+    def _pawn_terms(self, pawns: bytes) -> tuple[float, float]:
+        """:meth:`_pawn_structure` of the pawn-like pieces marked in ``pawns``, kept in ``pawn_cache``."""
+        cached = self.pawn_cache.get(pawns)
+        if cached is None:
+            if len(self.pawn_cache) >= PAWN_CACHE:
+                self.pawn_cache.clear()
+            cached = self.pawn_cache[pawns] = self._pawn_structure(pawns, self.variant.files, self.variant.ranks)
+        return cached
+
+    def _pawn_structure(self, pawns: bytes, files: int, ranks: int) -> tuple[float, float]:
+        """Middlegame and endgame score (White positive) of the pawn-like pieces (``pawns``: per square 1
+        for a White one, 2 for a Black one): passed (by progress squared), doubled, isolated, supported."""
         w = self.term_values
         passed_mg, passed_eg = w["passed_mg"], w["passed_eg"]
         doubled, isolated, supported = w["doubled"], w["isolated"], w["supported"]
         count = ([0] * (files + 2), [0] * (files + 2))   # per file, with a sentinel file each side
         most_white = [ranks] * (files + 2)   # lowest rank of a White pawn per file
         most_black = [-1] * (files + 2)      # highest rank of a Black pawn per file
-        for sq in pawns[0]:
+        for sq in range(len(pawns)):
             f, r = sq % files + 1, sq // files
-            count[0][f] += 1
-            most_white[f] = min(most_white[f], r)
-        for sq in pawns[1]:
-            f, r = sq % files + 1, sq // files
-            count[1][f] += 1
-            most_black[f] = max(most_black[f], r)
+            if pawns[sq] == 1:
+                count[0][f] += 1
+                most_white[f] = min(most_white[f], r)
+            elif pawns[sq] == 2:
+                count[1][f] += 1
+                most_black[f] = max(most_black[f], r)
         mg = eg = 0.0
         top = max(ranks - 1, 1)
         for colour in (0, 1):
             sign = 1 if colour == 0 else -1
-            own = set(pawns[colour])
             behind = -files if colour == 0 else files
             cnt = count[colour]
-            for sq in pawns[colour]:
+            for sq in range(len(pawns)):
+                if pawns[sq] != 1 + colour:
+                    continue
                 f, r = sq % files + 1, sq // files
                 if colour == 0:
                     free = most_black[f - 1] <= r and most_black[f] <= r and most_black[f + 1] <= r
@@ -401,7 +419,8 @@ class EvalTables:
                     s_mg += isolated
                     s_eg += isolated
                 back = sq + behind
-                if (f > 1 and back - 1 in own) or (f < files and back + 1 in own):
+                mark = 1 + colour
+                if (f > 1 and _marked(pawns, back - 1, mark)) or (f < files and _marked(pawns, back + 1, mark)):
                     s_mg += supported
                     s_eg += supported
                 mg += sign * s_mg
@@ -502,19 +521,28 @@ def attack_units(units: list[int], attackers: list[int]) -> list[int]:
     """Per colour the king attack the ``attack`` weight multiplies, from :meth:`EvalTables.mobility`'s
     counts: the squared number of squares next to enemy royal pieces its pieces reach (at most
     :data:`ATTACK_UNITS`), when at least two pieces reach one, else 0."""
-    return [min(u, ATTACK_UNITS) ** 2 if a >= 2 else 0 for u, a in zip(units, attackers)]
+    out = [0, 0]
+    for colour in (0, 1):
+        if attackers[colour] >= 2:
+            out[colour] = min(units[colour], ATTACK_UNITS) ** 2
+    return out
 
 
-def _count_in(squares, among) -> int:
-    """How many of ``squares`` are in ``among``."""
+def _marked(marks: bytes | bytearray, sq: int, mark: int) -> bool:
+    """Is ``sq`` a square of the board ``marks`` covers, marked ``mark``?"""
+    return 0 <= sq < len(marks) and marks[sq] == mark
+
+
+def _count_marked(squares: tuple[int, ...], marks: bytes | bytearray, mark: int) -> int:
+    """How many of ``squares`` are marked ``mark`` in ``marks``."""
     n = 0
     for x in squares:
-        if x in among:
+        if marks[x] == mark:
             n += 1
     return n
 
 
-def _table_sum(rows: list, board: list[int]):
+def _table_sum(rows: list, board: Sequence[int]):
     """The sum of ``rows[piece][square]`` over the pieces on ``board``, in square order."""
     total = 0
     for sq in range(len(board)):

@@ -8,7 +8,7 @@ from morphchess.tables cimport Tables
 from morphchess.engine.tt cimport TranspositionTable
 from morphchess.engine.evaluate cimport EvalTables
 from morphchess.engine.movepick cimport order_key
-from morphchess.engine.see cimport see
+from morphchess.engine.see cimport see, Exchange
 
 cpdef _keep(dict cache, unsigned long long h, value)
 
@@ -24,7 +24,8 @@ cdef class _Searcher:
     cdef public Py_ssize_t mated_sign, stalemated_sign
     cdef public bint qtt, lazy, exact, baring, bare_immediate, extinction, succession, kings_only_draw
     cdef public bint win_rules, repetition, root_phase
-    cdef public list pst, value, order_value, counts_code, pawnlike, see_value, colour, count, heavy
+    cdef public list pst, value, order_value, counts_code, pawnlike, colour, count, heavy
+    cdef public Exchange exchange
     cdef public list killers, path
     cdef public dict history
 

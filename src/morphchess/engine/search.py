@@ -38,7 +38,7 @@ from ..position import Position
 from .config import SWITCHES, EngineConfig, config_for
 from .evaluate import QS_GAIN, attack_units, eval_tables, game_phase
 from .movepick import ordered, staged_moves
-from .see import exchange_exact, see, see_values
+from .see import exchange_exact, exchange_tables, see
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
 
 __all__ = ["SearchResult", "Params", "search", "level_limits", "MATE"]
@@ -185,7 +185,7 @@ class _Searcher:
         self.counts_code = et.counts
         self.pawnlike = et.pawnlike
         self.et = et
-        self.see_value = see_values(self.t, et.value)
+        self.exchange = exchange_tables(v, et.value)
         self.exact = exchange_exact(pos)  # static exchange evaluation lists every attacker in this variant
         self.colour = [colour_of(c) for c in range(self.t.ncodes)]
         us_count = [0, 0]
@@ -652,13 +652,13 @@ class _Searcher:
         """SEE pruning: does ``m`` lose more in the exchange on its square than the margin for ``depth``?"""
         if m.kind is Kind.UNLOAD:  # an unload move sends a piece back: not an exchange
             return False
-        return see(self.pos, m, self.see_value) < -(SEE_QUIET if quiet else SEE_CAPTURE) * depth
+        return see(self.pos, m, self.exchange) < -(SEE_QUIET if quiet else SEE_CAPTURE) * depth
 
     def _loses(self, m: Move, them: int) -> bool:
         """Does capture ``m`` fail to win material in the exchange on its square (static exchange
         evaluation; where that cannot be exact, whenever the square is defended)?"""
         if self.exact and m.kind is not Kind.UNLOAD:  # an unload move sends a piece back: not an exchange
-            return see(self.pos, m, self.see_value) <= 0
+            return see(self.pos, m, self.exchange) <= 0
         return self.pos.attacked(m.target, them)
 
     def _tactical_moves(self, with_gains: bool) -> list:
