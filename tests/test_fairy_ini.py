@@ -173,8 +173,9 @@ def _walk_file(depth: int) -> tuple[dict, dict]:
             refused[name] = str(e)
             continue
         fen = sf.start_fen(name)
+        deep = min(depth, 2) if v.walling else depth  # each move with each of its walls: one ply less
         played[name] = perft_against(Position(v), lambda moves, n=name, f=fen: set(sf.legal_moves(n, f, moves)),
-                                     depth, None, move_text)
+                                     deep, None, move_text)
     return played, refused
 
 
