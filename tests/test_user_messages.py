@@ -94,9 +94,9 @@ def test_many_games_show_narrow_values_and_withhold_wide_ones():
 
 
 def test_the_catalogue_says_what_it_lacks():
-    assert library.search("shogi") == [] and library.search("crazyhouse") == []
-    notes = library.missing("shogi crazyhouse drops quux")
-    assert notes == ["shogi: not in the library yet; Fairy-Stockfish plays it",
+    assert library.search("janggi") == [] and library.search("crazyhouse") == []
+    notes = library.missing("janggi crazyhouse drops quux")
+    assert notes == ["janggi: not in the library yet; Fairy-Stockfish plays it",
                      "crazyhouse: not in the library yet; Fairy-Stockfish plays it",
                      "quux: no game of the library is called or described so"]
     assert library.missing("xiangqi 10x8 morphs drops") == []
@@ -108,8 +108,8 @@ def test_the_missing_endpoint_and_its_budget(tmp_path):
 
     from morphchess.web import create_app
     with TestClient(create_app(f"sqlite:///{tmp_path}/games.db", 1000)) as client:
-        assert client.get("/api/library/missing", params={"search": "Shogi"}).json() == {
-            "notes": ["shogi: not in the library yet; Fairy-Stockfish plays it"]}
+        assert client.get("/api/library/missing", params={"search": "Janggi"}).json() == {
+            "notes": ["janggi: not in the library yet; Fairy-Stockfish plays it"]}
         markup = client.get("/api/library/missing", params={"search": "<b>x</b>"})
         assert markup.headers["content-type"].startswith("application/json")
         assert markup.json()["notes"] == ["<b>x</b>: no game of the library is called or described so"]

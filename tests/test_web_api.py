@@ -169,7 +169,7 @@ def test_bad_input_gives_one_error_shape(client):
     assert client.post(moves, json={"ply": 0}, headers=auth(g)).json()["error"]["fields"][0]["loc"] == ["body", "move"]
     error(client.get("/api/games/0000"), 404, "not_found")
     error(client.get("/api/nothing-here"), 404, "not_found")
-    assert "shogi" in error(client.post("/api/games", json={"variant": "shogi"}), 422, "bad_input")
+    assert "janggi" in error(client.post("/api/games", json={"variant": "janggi"}), 422, "bad_input")
     r = client.post("/api/games", json={"variant": "polymorph", "setup": "rooks"})
     assert "rooks" in error(r, 422, "bad_input")
     assert error(client.post("/api/games", json={"moves": ["e2e4", "e2e4"]}), 422, "illegal_move").startswith(

@@ -1378,9 +1378,9 @@ class Position:
         if legal is None:
             legal = self.legal_moves()
         if self.t.extinction or v.army_extinction is not None:
-            # both at once (a blast): Fairy-Stockfish looks at the side that moved first, which so
-            # loses (wins where extinction wins)
-            for loser in (them, us):
+            # both at once: the side to move loses (the mover wins); after a blast Fairy-Stockfish
+            # looks at the side that moved first, which so loses (wins where extinction wins)
+            for loser in ((them, us) if self.t.blast else (us, them)):
                 if self.extinct(loser):
                     return Outcome("extinction", loser if v.extinction_wins else loser ^ 1)
         if self.t.flags:

@@ -58,12 +58,12 @@ def test_joining_without_a_name_is_a_choice(pages):
 
 def test_the_suggested_words_find_games_and_a_missing_game_is_named(page):
     words = [w.strip(" …") for w in page.get_attribute("#catalog-search", "placeholder").split(",")]
-    assert "shogi" not in words and len(words) >= 3
+    assert "janggi" not in words and len(words) >= 3
     for word in words:
         page.fill("#catalog-search", word)
         found = "document.getElementById('catalog-status').textContent.match(/^[1-9]\\d* games? found$/)"
         page.wait_for_function(f"w => document.getElementById('catalog-search').value === w && {found}", arg=word)
-    for game in ("shogi", "crazyhouse"):
+    for game in ("janggi", "crazyhouse"):
         page.fill("#catalog-search", game)
         page.wait_for_function("g => document.getElementById('catalog-status').textContent.includes(g + ':')", arg=game)
         assert page.inner_text("#catalog-status") == (f"0 games found: {game}: not in the library yet; "
