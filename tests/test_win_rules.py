@@ -336,3 +336,18 @@ def test_search_plays_the_connection():
     pos = from_fen(quiet_load(FSF_FILE.read_text(), "allqueenschess"), "qq2q/5/3Qq/5/QQQ2 w - - 0 1")
     result = search(pos, depth=3)
     assert text(pos, result.move) == "d3d1" and mate_moves(result.score) == 1
+
+
+@pytest.mark.parametrize("value", ["loss", "win"])
+def test_both_sides_extinct_at_once_in_a_variants_ini_section(value):
+    """A promotion that takes the last pawn of each side: Fairy-Stockfish judges the side that moved
+    first (it loses, or wins with extinctionValue = win); the ID's rule, the mover wins, is in
+    test_rules_extra.py."""
+    from test_fairy_ini import FSF_FILE, quiet_load
+    name = f"pawnsgone{value}"
+    section = f"[{name}:chess]\nextinctionValue = {value}\nextinctionPieceTypes = p\n"
+    sf.load_variant_config(FSF_FILE.read_text() + "\n" + section)
+    fen = "1p2k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    pos = from_fen(quiet_load(section, name), fen)
+    pos.make(next(m for m in pos.legal_moves() if text(pos, m) == "a7b8n"))
+    assert mine(pos) == fsf_result(name, fen, ["a7b8n"]) != 0

@@ -527,6 +527,7 @@ def load(text: str, name: str = "custom") -> Variant:
     variant.check_counts = out.check_counts
     for key, value in {**out.flag, **out.losing, **out.walls}.items():
         setattr(variant, key, value)
+    variant.extinction_mover_first = True  # Fairy-Stockfish's order when both sides go extinct at once
     for key, value in out.fields.items():
         if isinstance(value, list):
             value = tuple(variant.type_by_letter(c).index for c in value)

@@ -872,8 +872,7 @@ class Position:
         """Legal moves with atomic captures: those :meth:`_blast_safe` keeps, and castling while no
         royal piece is in check."""
         legal = [m for m in moves if self._blast_safe(m)]
-        them = self.turn ^ 1
-        if any(self.attacked(r, them) and not self._touches(r, them) for r in royals):
+        if self.checked(self.turn):
             return legal
         for r in royals:
             p = self.board[r]
@@ -894,7 +893,7 @@ class Position:
         elif len(self.royals[them]) < theirs:
             ok = True
         else:
-            ok = not any(self.attacked(r, them) and not self._touches(r, them) for r in self.royals[us])
+            ok = not self.checked(us)
         self.unmake()
         return ok
 
@@ -1378,9 +1377,9 @@ class Position:
         if legal is None:
             legal = self.legal_moves()
         if self.t.extinction or v.army_extinction is not None:
-            # both at once: the side to move loses (the mover wins); after a blast Fairy-Stockfish
-            # looks at the side that moved first, which so loses (wins where extinction wins)
-            for loser in ((them, us) if self.t.blast else (us, them)):
+            # both at once: the side that moved is judged first where the variant says so (Fairy-Stockfish:
+            # it loses, or wins where extinction wins), else the side to move, which loses
+            for loser in ((them, us) if v.extinction_mover_first else (us, them)):
                 if self.extinct(loser):
                     return Outcome("extinction", loser if v.extinction_wins else loser ^ 1)
         if self.t.flags:

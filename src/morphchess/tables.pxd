@@ -9,6 +9,8 @@ cdef class Tables:
     cdef public signed char[::1] royal, resets, castle_square
     cdef public bint special_make, check_counting, walk_rules, complex_attacks, path_attacks, check_all, succession
     cdef public bint no_checks, ends_early, counter_strike, to_hand, free_castlers, capture_rules, drops_allowed, blast
+    cdef public bint wall_or_move
+    cdef public str walling
     cdef public set capture_only, from_hand
     cdef public tuple castle_rights
     cdef public dict fischer, partner_of

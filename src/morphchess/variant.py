@@ -168,6 +168,10 @@ class Variant(_Freezable):
     army_extinction: int | None = None
     extinction_count: int = 0  # a side with at most this many pieces of an extinction type has lost it
     extinction_wins: bool = False
+    # both sides extinct at once (a promotion that takes the last piece of a type, a blast): the
+    # side that moved is judged first (Fairy-Stockfish's order, every variants.ini section), else the
+    # side to move, so that the mover wins (the ID's)
+    extinction_mover_first: bool = False
     # Connection games (Fairy-Stockfish's connectN, connectNxN, collinearN, connectRegion...): the
     # rule the side that has just moved may complete (morphchess.connection); None: no such rule
     connection: Connection | None = None

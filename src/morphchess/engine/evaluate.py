@@ -247,7 +247,7 @@ class EvalTables:
         ``mobility_unsafe`` instead (White positive); and per colour how many of those squares lie next to
         the other side's royal pieces and how many pieces reach one."""
         weight, unsafe, colour, kind = self.mobility_weight, self.mobility_unsafe, self.colour, self.kind
-        board = pos._b
+        board = pos.board
         size = len(board)
         marks = ([0] * size, [0] * size)  # per colour and square: 1 next to an enemy royal, + GUARDED
         for side in (0, 1):
